@@ -1,0 +1,308 @@
+//! The snapshot: everything the diagnosis needs, and nothing else.
+//!
+//! Built either from files (`source::manifest`) or, later, from the API server. Only the fields
+//! the replay and the rules read are kept, which keeps `scan -A` on 10,000 CronJobs small and
+//! lets the linter accept sloppy manifests (a quoted `"Forbid"`, `suspend: False`) instead of
+//! rejecting them on a strict schema.
+
+use std::collections::BTreeMap;
+
+use jiff::Timestamp;
+
+/// Where something was read from: 1-based line and column, like compilers print.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Default, serde::Serialize)]
+pub struct Position {
+    pub line: u32,
+    pub column: u32,
+}
+
+/// Where an object came from, plus the positions of its fields (dotted paths such as
+/// `spec.schedule` or `spec.jobTemplate.spec.activeDeadlineSeconds`) so findings can point at
+/// the exact line. Absent for objects read from the API server.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Origin {
+    pub file: String,
+    /// Position of the object's document (or list item) start.
+    pub position: Position,
+    pub fields: BTreeMap<String, Position>,
+}
+
+impl Origin {
+    /// Position of `path`, or of the closest enclosing field we know, or of the object.
+    pub fn position_of(&self, path: &str) -> Position {
+        let mut p = path;
+        loop {
+            if let Some(pos) = self.fields.get(p) {
+                return pos.clone();
+            }
+            match p.rfind('.') {
+                Some(i) => p = &p[..i],
+                None => return self.position.clone(),
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnerReference {
+    pub api_version: String,
+    pub kind: String,
+    pub name: String,
+    pub uid: String,
+    pub controller: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ObjectMeta {
+    pub name: String,
+    /// Empty when the manifest does not say (callers treat that as `default`).
+    pub namespace: String,
+    pub uid: String,
+    pub resource_version: String,
+    pub creation_timestamp: Option<Timestamp>,
+    pub deletion_timestamp: Option<Timestamp>,
+    pub labels: BTreeMap<String, String>,
+    pub annotations: BTreeMap<String, String>,
+    pub owner_references: Vec<OwnerReference>,
+    /// `managedFields` entries that set `f:spec/f:suspend`: (manager, operation, time).
+    pub suspend_managers: Vec<FieldManagerEntry>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldManagerEntry {
+    pub manager: String,
+    pub operation: String,
+    pub time: Option<Timestamp>,
+}
+
+impl ObjectMeta {
+    /// The ownerReference with `controller: true`, as `metav1.GetControllerOf` returns it.
+    pub fn controller(&self) -> Option<&OwnerReference> {
+        self.owner_references.iter().find(|o| o.controller)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum ConcurrencyPolicy {
+    #[default]
+    Allow,
+    Forbid,
+    Replace,
+    /// A value the API server would reject; kept so a rule can say so.
+    Other(String),
+}
+
+/// The part of a Job spec (or CronJob job template spec) the rules look at.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JobSpec {
+    pub backoff_limit: Option<i64>,
+    pub backoff_limit_per_index: Option<i64>,
+    pub active_deadline_seconds: Option<i64>,
+    pub ttl_seconds_after_finished: Option<i64>,
+    pub parallelism: Option<i64>,
+    pub completions: Option<i64>,
+    pub suspend: Option<bool>,
+    pub has_pod_failure_policy: bool,
+    /// `template.spec.restartPolicy` as written (None when absent).
+    pub restart_policy: Option<String>,
+    pub containers: Vec<Container>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Container {
+    pub name: String,
+    pub image: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JobTemplate {
+    pub labels: BTreeMap<String, String>,
+    pub annotations: BTreeMap<String, String>,
+    pub spec: JobSpec,
+    /// False when `spec.jobTemplate.spec.template` is missing (a wrongly nested manifest).
+    pub has_pod_template: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CronJobSpec {
+    /// None when the field is absent (the API server would reject the object).
+    pub schedule: Option<String>,
+    pub time_zone: Option<String>,
+    pub starting_deadline_seconds: Option<i64>,
+    pub concurrency_policy: ConcurrencyPolicy,
+    pub suspend: bool,
+    /// None means the batch/v1 default (3 / 1).
+    pub successful_jobs_history_limit: Option<i64>,
+    pub failed_jobs_history_limit: Option<i64>,
+    pub job_template: JobTemplate,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjectReference {
+    pub name: String,
+    pub namespace: String,
+    pub uid: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CronJobStatus {
+    pub active: Vec<ObjectReference>,
+    pub last_schedule_time: Option<Timestamp>,
+    pub last_successful_time: Option<Timestamp>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CronJob {
+    /// `batch/v1`, `batch/v1beta1`, `batch/v2alpha1`, as written.
+    pub api_version: String,
+    pub meta: ObjectMeta,
+    pub spec: CronJobSpec,
+    pub status: CronJobStatus,
+    pub origin: Option<Origin>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Condition {
+    pub type_: String,
+    pub status: String,
+    pub reason: String,
+    pub message: String,
+    pub last_transition_time: Option<Timestamp>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JobStatus {
+    pub start_time: Option<Timestamp>,
+    pub completion_time: Option<Timestamp>,
+    pub active: i64,
+    pub succeeded: i64,
+    pub failed: i64,
+    pub conditions: Vec<Condition>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Job {
+    pub meta: ObjectMeta,
+    pub spec: JobSpec,
+    pub status: JobStatus,
+    pub origin: Option<Origin>,
+}
+
+impl Job {
+    fn has_true_condition(&self, type_: &str) -> bool {
+        self.status
+            .conditions
+            .iter()
+            .any(|c| c.type_ == type_ && c.status == "True")
+    }
+    /// `jobutil.IsJobFinished`: Complete or Failed condition with status True.
+    pub fn is_finished(&self) -> bool {
+        self.has_true_condition("Complete") || self.has_true_condition("Failed")
+    }
+    pub fn is_succeeded(&self) -> bool {
+        self.has_true_condition("Complete")
+    }
+    pub fn is_failed(&self) -> bool {
+        self.has_true_condition("Failed")
+    }
+    /// Created by `kubectl create job --from=cronjob/…` (or a tool imitating it).
+    pub fn is_manual(&self) -> bool {
+        self.meta
+            .annotations
+            .get("cronjob.kubernetes.io/instantiate")
+            .is_some_and(|v| v == "manual")
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ContainerState {
+    /// `waiting`, `running` or `terminated` (empty when unknown).
+    pub state: String,
+    pub reason: String,
+    pub message: String,
+    pub exit_code: Option<i64>,
+    pub at: Option<Timestamp>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ContainerStatus {
+    pub name: String,
+    pub image: String,
+    pub ready: bool,
+    pub restart_count: i64,
+    pub state: ContainerState,
+    pub last_state: ContainerState,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pod {
+    pub meta: ObjectMeta,
+    /// `Pending`, `Running`, `Succeeded`, `Failed`, `Unknown`.
+    pub phase: String,
+    pub reason: String,
+    pub message: String,
+    pub node_name: String,
+    pub start_time: Option<Timestamp>,
+    pub conditions: Vec<Condition>,
+    pub init_container_statuses: Vec<ContainerStatus>,
+    pub container_statuses: Vec<ContainerStatus>,
+}
+
+impl Pod {
+    /// The Job this Pod belongs to (`job-name` / `batch.kubernetes.io/job-name` label, or the
+    /// controller ownerReference of kind Job).
+    pub fn job_name(&self) -> Option<&str> {
+        if let Some(o) = self.meta.controller().filter(|o| o.kind == "Job") {
+            return Some(&o.name);
+        }
+        self.meta
+            .labels
+            .get("batch.kubernetes.io/job-name")
+            .or_else(|| self.meta.labels.get("job-name"))
+            .map(String::as_str)
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InvolvedObject {
+    pub kind: String,
+    pub name: String,
+    pub namespace: String,
+    pub uid: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Event {
+    pub meta: ObjectMeta,
+    pub involved_object: InvolvedObject,
+    /// `Normal` or `Warning`.
+    pub type_: String,
+    pub reason: String,
+    pub message: String,
+    pub count: i64,
+    pub first_timestamp: Option<Timestamp>,
+    pub last_timestamp: Option<Timestamp>,
+    /// `source.component` or `reportingController`.
+    pub source: String,
+}
+
+/// Everything known at one instant. `now` is a parameter, never read from a clock here.
+#[derive(Clone, Debug, Default)]
+pub struct Snapshot {
+    pub cron_jobs: Vec<CronJob>,
+    pub jobs: Vec<Job>,
+    pub pods: Vec<Pod>,
+    pub events: Vec<Event>,
+    /// Whether Jobs / Pods / Events were available at all (from files: present in the input;
+    /// from a cluster: listed without a 403). Lets the rules say "no evidence" honestly.
+    pub evidence: Evidence,
+    /// Reduced-evidence notes and similar, shown in the report.
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Evidence {
+    pub jobs: bool,
+    pub pods: bool,
+    pub events: bool,
+}

@@ -1,0 +1,97 @@
+//! A byte-for-byte reimplementation of robfig/cron v3.0.1 `ParseStandard` and `Next`,
+//! the schedule engine the Kubernetes CronJob controller uses.
+//!
+//! Pure: no IO, no wall clock. Time zones come from jiff's bundled tz database and are
+//! resolved with Go's `time.LoadLocation` rules. Behaviour is specified in
+//! `shared/reference/kubernetes-cronjob-semantics.md`, section A.
+//!
+//! Contract used by the rest of the workspace (keep it stable):
+//! * [`parse_standard`] — parse exactly as `cron.ParseStandard`; errors carry robfig's text.
+//! * [`Schedule::next`] — first activation strictly after `after`, `None` where Go returns
+//!   the zero time ("never" within the 5-year search window).
+//! * [`load_location`] — Go's `time.LoadLocation`.
+
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+
+/// The star bit robfig keeps in bit 63 of a field (set by `*`, `?`, `*/1` and descriptors).
+pub const STAR_BIT: u64 = 1 << 63;
+
+/// A named time zone, as Go's `*time.Location` would be after `LoadLocation`.
+#[derive(Clone, Debug)]
+pub struct Location {
+    /// The name Go would print (`loc.String()`): `UTC` for `""`/`"UTC"`, else the name given.
+    pub name: String,
+    pub tz: TimeZone,
+}
+
+/// Where a schedule is evaluated.
+#[derive(Clone, Debug)]
+pub enum ScheduleZone {
+    /// No `TZ=` prefix (or `TZ=Local`): robfig's `time.Local` sentinel, i.e. the zone of the
+    /// time passed to `Next` — for Kubernetes, the controller process's local zone.
+    Local,
+    /// A `TZ=`/`CRON_TZ=` prefix that loaded.
+    Fixed(Location),
+}
+
+/// Bit sets of a `SpecSchedule` (bit n set = value n allowed; [`STAR_BIT`] as robfig).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpecSchedule {
+    pub second: u64,
+    pub minute: u64,
+    pub hour: u64,
+    pub dom: u64,
+    pub month: u64,
+    pub dow: u64,
+}
+
+/// `@every d`: robfig's `ConstantDelaySchedule` (delay already rounded as `Every` does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConstantDelay {
+    pub delay_seconds: i64,
+}
+
+#[derive(Clone, Debug)]
+pub enum ScheduleKind {
+    Spec(SpecSchedule),
+    Every(ConstantDelay),
+}
+
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    pub kind: ScheduleKind,
+    pub zone: ScheduleZone,
+}
+
+/// A schedule robfig rejects (or panics on).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// robfig's exact error text (what users see in `UnparseableSchedule` events), or, when
+    /// robfig panics instead of returning an error, Go's runtime panic text.
+    pub message: String,
+    /// True when real robfig panics on this input (e.g. `TZ=UTC` with nothing after it).
+    pub panics: bool,
+}
+
+/// Parse exactly as robfig/cron v3.0.1 `ParseStandard`.
+pub fn parse_standard(spec: &str) -> Result<Schedule, ParseError> {
+    let _ = spec;
+    unimplemented!("engine: parse_standard")
+}
+
+/// Go's `time.LoadLocation`: `Ok(None)` means `time.Local`; errors carry Go's text
+/// (`unknown time zone X`, `time: invalid location name`).
+pub fn load_location(name: &str) -> Result<Option<Location>, String> {
+    let _ = name;
+    unimplemented!("engine: load_location")
+}
+
+impl Schedule {
+    /// First activation strictly after `after`; `local` is the zone `Local` schedules use.
+    /// `None` where robfig returns the zero time.
+    pub fn next(&self, after: Timestamp, local: &TimeZone) -> Option<Timestamp> {
+        let _ = (after, local);
+        unimplemented!("engine: next")
+    }
+}
