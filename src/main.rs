@@ -1,6 +1,37 @@
 //! `kubectl-cronjob_doctor`: thin entry point. Parses flags, runs a command, prints errors once,
 //! and maps outcomes to exit codes (0 ok, 1 findings / rejected input, 2 could not do the job).
 
+mod cli;
+mod commands;
+mod version;
+
+use clap::Parser;
+
+use commands::exit;
+
 fn main() {
-    println!("kubectl-cronjob_doctor {}", env!("CARGO_PKG_VERSION"));
+    let cli = match cli::Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            // clap prints help/version itself; usage errors exit 2 like every tool error.
+            let code = if e.use_stderr() { exit::TROUBLE } else { exit::OK };
+            let _ = e.print();
+            std::process::exit(code);
+        }
+    };
+    let result = match &cli.command {
+        cli::Command::Next(a) => commands::next::run(a),
+        cli::Command::Version => Ok(commands::version::run()),
+        cli::Command::Explain(_) | cli::Command::Lint(_) | cli::Command::Rules(_) => {
+            Err(commands::UsageError("not built yet".into()))
+        }
+    };
+    let code = match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            exit::TROUBLE
+        }
+    };
+    std::process::exit(code);
 }

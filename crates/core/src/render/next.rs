@@ -1,0 +1,217 @@
+//! `kubectl cronjob-doctor next`: the computation (pure) and its text / JSON renderings.
+
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+use schedule::{ParseError, Schedule};
+use serde::Serialize;
+
+use super::style::Style;
+use crate::cron::{describe, dst, format_schedule, hint};
+use crate::text::human_duration;
+
+/// Everything `next` shows, computed once and rendered twice (text or JSON).
+#[derive(Debug)]
+pub struct NextView {
+    pub schedule: String,
+    pub time_zone: Option<String>,
+    /// What robfig is given after `formatSchedule`.
+    pub effective: String,
+    pub from: Timestamp,
+    pub outcome: Result<Fires, Rejected>,
+}
+
+#[derive(Debug)]
+pub struct Fires {
+    pub description: String,
+    pub zone_name: String,
+    pub zone: TimeZone,
+    pub times: Vec<Timestamp>,
+    /// Asked for more than the schedule gives within robfig's 5-year window.
+    pub exhausted: bool,
+    pub dst: Vec<dst::DstEffect>,
+}
+
+#[derive(Debug)]
+pub struct Rejected {
+    pub error: ParseError,
+    pub hint: Option<String>,
+}
+
+/// Compute the next `count` fire times after `from`, as the controller would.
+pub fn compute(
+    schedule_text: &str,
+    time_zone: Option<&str>,
+    from: Timestamp,
+    count: usize,
+    controller_zone_name: &str,
+    controller_zone: &TimeZone,
+) -> NextView {
+    let effective = format_schedule(schedule_text, time_zone);
+    let outcome = match schedule::parse_standard(&effective) {
+        Err(error) => Err(Rejected { hint: hint::hint(&effective, &error), error }),
+        Ok(sched) => Ok(fires(&sched, from, count, controller_zone_name, controller_zone)),
+    };
+    NextView {
+        schedule: schedule_text.to_string(),
+        time_zone: time_zone.map(str::to_string),
+        effective,
+        from,
+        outcome,
+    }
+}
+
+fn fires(sched: &Schedule, from: Timestamp, count: usize, ctl_name: &str, ctl: &TimeZone) -> Fires {
+    let (zone_name, zone) = match &sched.zone {
+        schedule::ScheduleZone::Fixed(loc) => (loc.name.clone(), loc.tz.clone()),
+        schedule::ScheduleZone::Local => (ctl_name.to_string(), ctl.clone()),
+    };
+    let mut times = Vec::with_capacity(count);
+    let mut t = from;
+    while times.len() < count {
+        match sched.next(t, ctl) {
+            Some(n) => {
+                times.push(n);
+                t = n;
+            }
+            None => break,
+        }
+    }
+    let exhausted = times.len() < count;
+    let dst = match times.last() {
+        Some(last) => dst::effects(sched, ctl, from, *last),
+        None => Vec::new(),
+    };
+    let zone_shown = matches!(sched.kind, schedule::ScheduleKind::Spec(_)).then_some(zone_name.as_str());
+    Fires {
+        description: describe::describe(&sched.kind, zone_shown, !times.is_empty()),
+        zone_name,
+        zone,
+        times,
+        exhausted,
+        dst,
+    }
+}
+
+/// The JSON contract (`schemaVersion` 1): other tools and our own checks rely on it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NextJson<'a> {
+    schema_version: u32,
+    schedule: &'a str,
+    time_zone: Option<&'a str>,
+    from: String,
+    times: Vec<String>,
+    error: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<&'a str>,
+}
+
+pub fn to_json(v: &NextView) -> String {
+    let (times, error, description, hint) = match &v.outcome {
+        Ok(f) => (
+            f.times.iter().map(|t| t.to_string()).collect(),
+            None,
+            Some(f.description.as_str()),
+            None,
+        ),
+        Err(r) => (Vec::new(), Some(r.error.message.as_str()), None, r.hint.as_deref()),
+    };
+    let j = NextJson {
+        schema_version: 1,
+        schedule: &v.schedule,
+        time_zone: v.time_zone.as_deref(),
+        from: v.from.to_string(),
+        times,
+        error,
+        description,
+        hint,
+    };
+    serde_json::to_string_pretty(&j).unwrap_or_default() + "\n"
+}
+
+fn wall(t: Timestamp, tz: &TimeZone, fmt: &str) -> String {
+    let z = t.to_zoned(tz.clone());
+    format!("{} {}", z.strftime(fmt), tz.to_offset_info(t).abbreviation())
+}
+
+/// Text rendering: description, then one line per run, with DST warnings in place.
+pub fn to_text(v: &NextView, st: Style) -> String {
+    let mut out = String::new();
+    let f = match &v.outcome {
+        Err(r) => {
+            out.push_str(&format!("{} {}\n", st.red("✗ rejected:"), r.error.message));
+            if let Some(h) = &r.hint {
+                out.push_str(&format!("  {} {h}\n", st.dim("hint:")));
+            }
+            if v.effective != v.schedule {
+                out.push_str(&st.dim(&format!("  (the controller parses {:?})\n", v.effective)));
+            }
+            return out;
+        }
+        Ok(f) => f,
+    };
+    out.push_str(&st.bold(&f.description));
+    out.push('\n');
+    let utc_column = f.zone_name != "UTC";
+    // Lines keyed by instant so DST notes land between the runs they sit between.
+    let mut lines: Vec<(Timestamp, String)> = Vec::new();
+    for t in &f.times {
+        let mut line = format!("  {}", wall(*t, &f.zone, "%a %Y-%m-%d %H:%M"));
+        if utc_column {
+            line.push_str(&format!("   {}", wall(*t, &TimeZone::UTC, "%H:%M")));
+        }
+        let secs = t.as_second() - v.from.as_second();
+        line.push_str(&format!("   {}", st.dim(&format!("in {}", human_duration(secs.max(0))))));
+        for e in &f.dst {
+            if e.doubled.iter().any(|(_, a, b)| a == t || b == t) {
+                line.push_str(&format!(
+                    "   {}",
+                    st.yellow(&format!(
+                        "⚠ repeated hour: runs twice (clocks go {} → {})",
+                        e.clock_from.strftime("%H:%M"),
+                        e.clock_to.strftime("%H:%M")
+                    ))
+                ));
+            }
+            if e.shifted.contains(t) {
+                line.push_str(&format!("   {}", st.yellow("⚠ moved by the clock change")));
+            }
+        }
+        lines.push((*t, line));
+    }
+    for e in &f.dst {
+        for w in &e.swallowed {
+            let why = if e.forward && *w >= e.clock_from && *w < e.clock_to {
+                format!(
+                    "{} does not exist (clocks go {} → {})",
+                    w.strftime("%H:%M"),
+                    e.clock_from.strftime("%H:%M"),
+                    e.clock_to.strftime("%H:%M")
+                )
+            } else {
+                format!(
+                    "robfig skips {} after the clock change ({} → {}); upstream quirk",
+                    w.strftime("%H:%M"),
+                    e.clock_from.strftime("%H:%M"),
+                    e.clock_to.strftime("%H:%M")
+                )
+            };
+            let text = format!("  {}", st.yellow(&format!("⚠ {} — no run: {why}", w.strftime("%a %Y-%m-%d"))));
+            lines.push((e.transition, text));
+        }
+    }
+    lines.sort_by_key(|(t, _)| *t);
+    for (_, l) in lines {
+        out.push_str(&l);
+        out.push('\n');
+    }
+    if f.exhausted {
+        out.push_str(&st.dim(&format!(
+            "  (no {} run within robfig's 5-year search window)\n",
+            if f.times.is_empty() { "" } else { "further " }
+        )).replace("no  run", "no run"));
+    }
+    out
+}

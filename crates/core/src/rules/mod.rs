@@ -1,0 +1,81 @@
+//! The finding catalogue: one rule per file, registered in [`RULES`].
+//!
+//! A rule is compile-time data (id, slug, default severity, docs, a manifest on which it fires
+//! and one on which it stays quiet) plus a pure `check`. Ids are forever: a retired rule keeps
+//! its id in [`RETIRED`] and the id is never reused. `docs/rules.md` is generated from this
+//! registry (`kubectl cronjob-doctor rules -o markdown`) and a test fails when it drifts.
+
+mod context;
+mod finding;
+
+pub use context::Context;
+pub use finding::{Finding, Severity};
+
+/// Static description of a rule. Everything a user reads about the rule lives here.
+#[derive(Debug)]
+pub struct Rule {
+    /// Stable id, `CJD` + three digits. Never reused.
+    pub id: &'static str,
+    /// Stable kebab-case name used in output and in the ignore annotation.
+    pub slug: &'static str,
+    /// Severity in the common case (a check may raise or lower it for one object).
+    pub severity: Severity,
+    /// One line: what the rule detects.
+    pub summary: &'static str,
+    /// Markdown: why it matters, with the controller behaviour behind it.
+    pub explanation: &'static str,
+    /// Markdown: how to fix it.
+    pub remediation: &'static str,
+    /// A manifest (multi-document YAML; may include Jobs, Pods and Events) on which the rule
+    /// fires at [`Rule::example_now`]. The meta-test checks this.
+    pub fires_on: &'static str,
+    /// A manifest on which the rule stays quiet at [`Rule::example_now`].
+    pub quiet_on: &'static str,
+    /// The instant the examples are evaluated at.
+    pub example_now: &'static str,
+    pub check: fn(&Context) -> Vec<Finding>,
+}
+
+/// Ids that were used once and must never be reused.
+pub const RETIRED: &[&str] = &[];
+
+/// The annotation that silences chosen findings for one CronJob: a comma-separated list of
+/// slugs or ids (`cronjob-doctor.io/ignore: no-time-zone,CJD012`), or `*` for all.
+pub const IGNORE_ANNOTATION: &str = "cronjob-doctor.io/ignore";
+
+/// Every rule, in the order findings are listed and headlines chosen (most decisive first).
+pub static RULES: &[&Rule] = &[];
+
+/// Run every rule on one CronJob, dropping the ones its ignore annotation silences.
+/// Findings come out sorted by severity (errors first), then registry order.
+pub fn check_all(ctx: &Context) -> Vec<Finding> {
+    let ignored = ignored_set(ctx.cron_job);
+    let mut out: Vec<Finding> = Vec::new();
+    for rule in RULES {
+        if ignored.iter().any(|i| i == "*" || i == rule.slug || i == rule.id) {
+            continue;
+        }
+        out.extend((rule.check)(ctx));
+    }
+    // Stable sort keeps registry order inside one severity.
+    out.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    out
+}
+
+fn ignored_set(cj: &crate::model::CronJob) -> Vec<String> {
+    cj.meta
+        .annotations
+        .get(IGNORE_ANNOTATION)
+        .map(|v| {
+            v.split(',')
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Look a rule up by slug or id.
+pub fn find(name: &str) -> Option<&'static Rule> {
+    RULES.iter().copied().find(|r| r.slug == name || r.id == name)
+}

@@ -1,0 +1,28 @@
+//! `next SCHEDULE`: when a schedule really fires.
+
+use doctor::render::{next, style::Style};
+
+use super::{UsageError, controller_zone, exit, parse_instant, use_color};
+use crate::cli::{NextArgs, NextFormat};
+
+pub fn run(args: &NextArgs) -> Result<i32, UsageError> {
+    let zone = controller_zone(&args.controller_time_zone)?;
+    let from = match &args.from {
+        Some(v) => parse_instant("--from", v)?,
+        None => jiff::Timestamp::now(),
+    };
+    let view = next::compute(
+        &args.schedule,
+        args.time_zone.as_deref(),
+        from,
+        args.count as usize,
+        &args.controller_time_zone,
+        &zone,
+    );
+    let text = match args.output {
+        NextFormat::Json => next::to_json(&view),
+        NextFormat::Text => next::to_text(&view, Style { color: use_color(args.color) }),
+    };
+    super::emit(&text);
+    Ok(if view.outcome.is_ok() { exit::OK } else { exit::FINDINGS })
+}
