@@ -2,8 +2,13 @@
 //! and the renderers. Nothing here does IO or reads a clock; `now` is always a parameter.
 
 pub mod cron;
+pub mod evidence;
 pub mod model;
+pub mod replay;
+pub mod report;
+pub mod rules;
 pub mod render;
+pub mod source;
 pub mod text;
 
 /// Version of the IANA tz database bundled in the binary (e.g. `2026e`).

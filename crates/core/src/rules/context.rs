@@ -6,7 +6,7 @@ use jiff::tz::TimeZone;
 use schedule::{ParseError, Schedule};
 
 use crate::model::{CronJob, Event, Evidence, Job, Pod};
-use crate::replay::{Replay, Variant};
+use crate::replay::{ControllerVariant, Replay};
 
 pub struct Context<'a> {
     pub cron_job: &'a CronJob,
@@ -16,7 +16,7 @@ pub struct Context<'a> {
     /// Name of the controller's local zone (`--controller-time-zone`).
     pub controller_zone_name: &'a str,
     pub controller_zone: &'a TimeZone,
-    pub variant: Variant,
+    pub variant: ControllerVariant,
     /// The string the controller hands to robfig after `formatSchedule` (None: no schedule).
     pub effective_schedule: Option<&'a str>,
     /// robfig's verdict on [`Context::effective_schedule`].
@@ -69,7 +69,7 @@ impl<'a> Context<'a> {
     }
 
     /// Jobs (owned or manual) whose Pods are in the snapshot.
-    pub fn pods_of(&self, job: &str) -> impl Iterator<Item = &'a Pod> + '_ {
+    pub fn pods_of<'s>(&'s self, job: &'s str) -> impl Iterator<Item = &'a Pod> + 's {
         self.pods.iter().copied().filter(move |p| p.job_name() == Some(job))
     }
 

@@ -6,7 +6,11 @@
 //! registry (`kubectl cronjob-doctor rules -o markdown`) and a test fails when it drifts.
 
 mod context;
+pub mod examples;
 mod finding;
+
+mod forbid_blocked;
+mod suspended;
 
 pub use context::Context;
 pub use finding::{Finding, Severity};
@@ -44,7 +48,7 @@ pub const RETIRED: &[&str] = &[];
 pub const IGNORE_ANNOTATION: &str = "cronjob-doctor.io/ignore";
 
 /// Every rule, in the order findings are listed and headlines chosen (most decisive first).
-pub static RULES: &[&Rule] = &[];
+pub static RULES: &[&Rule] = &[&suspended::RULE, &forbid_blocked::RULE];
 
 /// Run every rule on one CronJob, dropping the ones its ignore annotation silences.
 /// Findings come out sorted by severity (errors first), then registry order.

@@ -1,0 +1,89 @@
+//! Who belongs to whom: the Jobs a CronJob's controller counts as its own, the manual Jobs it
+//! ignores, their Pods, and the Events about any of them. Built once per snapshot so that a
+//! scan over thousands of CronJobs stays linear.
+
+use std::collections::HashMap;
+
+use crate::model::{CronJob, Event, Job, Pod, Snapshot};
+
+/// Namespace as the API server would default it for a manifest without one.
+pub fn namespace_of(ns: &str) -> &str {
+    if ns.is_empty() { "default" } else { ns }
+}
+
+pub struct Index<'a> {
+    /// (namespace, controller-owner name) → jobs. Upstream matches the controller ownerRef by
+    /// NAME only (not kind or UID), so we do too.
+    owned: HashMap<(&'a str, &'a str), Vec<&'a Job>>,
+    /// (namespace, cronjob name) → manual jobs (instantiate: manual, or a non-controller
+    /// ownerRef to the CronJob, as `kubectl create job --from` writes).
+    manual: HashMap<(&'a str, &'a str), Vec<&'a Job>>,
+    /// (namespace, job name) → pods.
+    pods: HashMap<(&'a str, &'a str), Vec<&'a Pod>>,
+    /// (namespace, object name) → events about it.
+    events: HashMap<(&'a str, &'a str), Vec<&'a Event>>,
+}
+
+impl<'a> Index<'a> {
+    pub fn new(s: &'a Snapshot) -> Self {
+        let mut owned: HashMap<_, Vec<&Job>> = HashMap::new();
+        let mut manual: HashMap<_, Vec<&Job>> = HashMap::new();
+        for j in &s.jobs {
+            let ns = namespace_of(&j.meta.namespace);
+            if let Some(c) = j.meta.controller() {
+                owned.entry((ns, c.name.as_str())).or_default().push(j);
+            } else if let Some(o) = j.meta.owner_references.iter().find(|o| o.kind == "CronJob") {
+                manual.entry((ns, o.name.as_str())).or_default().push(j);
+            }
+        }
+        let mut pods: HashMap<_, Vec<&Pod>> = HashMap::new();
+        for p in &s.pods {
+            if let Some(job) = p.job_name() {
+                pods.entry((namespace_of(&p.meta.namespace), job)).or_default().push(p);
+            }
+        }
+        let mut events: HashMap<_, Vec<&Event>> = HashMap::new();
+        for e in &s.events {
+            let ns = if e.involved_object.namespace.is_empty() {
+                namespace_of(&e.meta.namespace)
+            } else {
+                e.involved_object.namespace.as_str()
+            };
+            events.entry((ns, e.involved_object.name.as_str())).or_default().push(e);
+        }
+        Index { owned, manual, pods, events }
+    }
+
+    /// Jobs the controller counts as `cj`'s.
+    pub fn jobs_of(&self, cj: &CronJob) -> Vec<&'a Job> {
+        let ns = namespace_of(&cj.meta.namespace);
+        self.owned.get(&(ns, cj.meta.name.as_str())).cloned().unwrap_or_default()
+    }
+
+    pub fn manual_jobs_of(&self, cj: &CronJob) -> Vec<&'a Job> {
+        let ns = namespace_of(&cj.meta.namespace);
+        self.manual.get(&(ns, cj.meta.name.as_str())).cloned().unwrap_or_default()
+    }
+
+    pub fn pods_of(&self, ns: &str, job: &str) -> Vec<&'a Pod> {
+        let key: (&str, &str) = (namespace_of(ns), job);
+        self.pods.get(&key).cloned().unwrap_or_default()
+    }
+
+    /// Events about the CronJob, its jobs and their pods, oldest first.
+    pub fn events_for(&self, cj: &CronJob, jobs: &[&Job], pods: &[&Pod]) -> Vec<&'a Event> {
+        let ns = namespace_of(&cj.meta.namespace);
+        let mut names: Vec<&str> = vec![cj.meta.name.as_str()];
+        names.extend(jobs.iter().map(|j| j.meta.name.as_str()));
+        names.extend(pods.iter().map(|p| p.meta.name.as_str()));
+        let mut out: Vec<&Event> = Vec::new();
+        for n in names {
+            if let Some(v) = self.events.get(&(ns, n)) {
+                out.extend(v.iter().copied());
+            }
+        }
+        out.sort_by_key(|e| e.last_timestamp.or(e.first_timestamp));
+        out.dedup_by(|a, b| std::ptr::eq(*a, *b));
+        out
+    }
+}

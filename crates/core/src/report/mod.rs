@@ -1,0 +1,245 @@
+//! The report: for every CronJob of a snapshot, the replay of the controller, the findings,
+//! a headline and a timeline. This is the one data structure every renderer (text, JSON,
+//! SARIF, lint lines, scan table) reads; its JSON form is a documented wire format.
+
+pub mod index;
+pub mod timeline;
+
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+use schedule::{ParseError, Schedule};
+use serde::Serialize;
+
+use crate::cron::{describe, format_schedule};
+use crate::model::{Job, Snapshot};
+use crate::replay::{self, Decision, KubeVersion, MissedSchedules, Replay, ReplayInput};
+use crate::rules::{self, Context, Finding, Severity};
+use index::{Index, namespace_of};
+pub use timeline::{Slot, SlotStatus};
+
+/// How to evaluate: the instant, the controller's zone and release, the timeline length.
+pub struct Options<'a> {
+    pub now: Timestamp,
+    pub controller_zone_name: &'a str,
+    pub controller_zone: &'a TimeZone,
+    pub version: KubeVersion,
+    pub timeline: usize,
+}
+
+/// Input that could not be read (file, 1-based line and column, message).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InputError {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    pub schema_version: u32,
+    pub now: Timestamp,
+    pub kube_version: String,
+    pub controller_time_zone: String,
+    pub cron_jobs: Vec<CronJobReport>,
+    pub errors: Vec<InputError>,
+    /// Reduced-evidence notes and input notes (e.g. batch/v1beta1).
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SourceRef {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// Overall state, worst first when sorted descending.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Health {
+    Ok,
+    Warning,
+    Error,
+}
+
+/// The controller's decision in the shape of the JSON contract.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ControllerSummary {
+    pub decision: Decision,
+    pub scheduled_time: Option<Timestamp>,
+    pub job_name: Option<String>,
+    /// Event reasons in emission order.
+    pub events: Vec<String>,
+    pub requeue_after_ms: Option<i64>,
+    pub missed_schedules: MissedSchedules,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CronJobReport {
+    pub namespace: String,
+    pub name: String,
+    pub source: Option<SourceRef>,
+    pub schedule: Option<String>,
+    pub time_zone: Option<String>,
+    /// The zone runs are shown in (the schedule's, else the controller's).
+    pub schedule_zone: String,
+    pub description: Option<String>,
+    pub health: Health,
+    /// One line: why it is (not) running.
+    pub headline: String,
+    pub controller: ControllerSummary,
+    pub next_schedule_times: Vec<Timestamp>,
+    pub findings: Vec<Finding>,
+    pub timeline: Vec<Slot>,
+    pub suspended: bool,
+    pub active_jobs: Vec<String>,
+    pub last_schedule_time: Option<Timestamp>,
+    pub last_successful_time: Option<Timestamp>,
+    /// The full replay (arithmetic, window, notes) for those who want to check our work.
+    pub replay: Replay,
+    #[serde(skip)]
+    pub zone: TimeZone,
+}
+
+impl Report {
+    /// Findings of every CronJob at or above `min`.
+    pub fn count_at_least(&self, min: Severity) -> usize {
+        self.cron_jobs.iter().flat_map(|c| &c.findings).filter(|f| f.severity >= min).count()
+    }
+}
+
+/// Build the report for every CronJob of `snapshot`.
+pub fn build(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Report {
+    let index = Index::new(snapshot);
+    let jobs_all: Option<&[Job]> = snapshot.evidence.jobs.then_some(snapshot.jobs.as_slice());
+    let mut cron_jobs = Vec::with_capacity(snapshot.cron_jobs.len());
+    for cj in &snapshot.cron_jobs {
+        let ns = namespace_of(&cj.meta.namespace).to_string();
+        let owned = index.jobs_of(cj);
+        let manual = index.manual_jobs_of(cj);
+        let mut pods = Vec::new();
+        for j in owned.iter().chain(manual.iter()) {
+            pods.extend(index.pods_of(&ns, &j.meta.name));
+        }
+        let events = index.events_for(cj, &owned, &pods);
+        // The controller only ever sees its own namespace; passing all jobs is fine because
+        // replay filters ownership exactly as upstream does.
+        let input = ReplayInput {
+            cron_job: cj,
+            jobs: jobs_all,
+            now: opts.now,
+            controller_zone: opts.controller_zone,
+            version: opts.version,
+        };
+        let rep = replay::replay(&input);
+        let effective = cj
+            .spec
+            .schedule
+            .as_deref()
+            .map(|s| format_schedule(s, cj.spec.time_zone.as_deref().filter(|_| !rep.time_zone_ignored)));
+        let parsed: Option<Result<Schedule, ParseError>> = effective.as_deref().map(schedule::parse_standard);
+        let ctx = Context {
+            cron_job: cj,
+            namespace: &ns,
+            now: opts.now,
+            controller_zone_name: opts.controller_zone_name,
+            controller_zone: opts.controller_zone,
+            variant: rep.variant,
+            effective_schedule: effective.as_deref(),
+            schedule: parsed.as_ref(),
+            replay: &rep,
+            jobs: &owned,
+            manual_jobs: &manual,
+            pods: &pods,
+            events: &events,
+            evidence: snapshot.evidence,
+        };
+        let findings = rules::check_all(&ctx);
+        let zone = ctx.schedule_zone().clone();
+        let zone_name = ctx.schedule_zone_name().to_string();
+        let next = rep.next_schedule_times(5);
+        let timeline = timeline::build(&ctx, opts.timeline);
+        let description = ctx.parsed().map(|s| {
+            let shown = matches!(s.kind, schedule::ScheduleKind::Spec(_)).then_some(zone_name.as_str());
+            describe::describe(&s.kind, shown, s.next(opts.now, opts.controller_zone).is_some())
+        });
+        let health = match findings.iter().map(|f| f.severity).max() {
+            Some(Severity::Error) => Health::Error,
+            Some(Severity::Warning) => Health::Warning,
+            _ => Health::Ok,
+        };
+        let headline = headline(&ctx, &findings, &next, health);
+        cron_jobs.push(CronJobReport {
+            namespace: ns.clone(),
+            name: cj.meta.name.clone(),
+            source: cj.origin.as_ref().map(|o| SourceRef {
+                file: o.file.clone(),
+                line: o.position.line,
+                column: o.position.column,
+            }),
+            schedule: cj.spec.schedule.clone(),
+            time_zone: cj.spec.time_zone.clone(),
+            schedule_zone: zone_name,
+            description,
+            health,
+            headline,
+            controller: ControllerSummary {
+                decision: rep.decision,
+                scheduled_time: rep.scheduled_time,
+                job_name: rep.job_name.clone(),
+                events: rep.events.iter().map(|e| e.reason.clone()).collect(),
+                requeue_after_ms: rep.requeue_after_ms,
+                missed_schedules: rep.missed_schedules,
+            },
+            next_schedule_times: next,
+            findings,
+            timeline,
+            suspended: cj.spec.suspend,
+            active_jobs: cj.status.active.iter().map(|a| a.name.clone()).collect(),
+            last_schedule_time: cj.status.last_schedule_time,
+            last_successful_time: cj.status.last_successful_time,
+            replay: rep,
+            zone,
+        });
+    }
+    Report {
+        schema_version: 1,
+        now: opts.now,
+        kube_version: opts.version.to_string(),
+        controller_time_zone: opts.controller_zone_name.to_string(),
+        cron_jobs,
+        errors,
+        notes: snapshot.notes.clone(),
+    }
+}
+
+/// One line that answers "is it running, and if not, why": the most decisive finding's own
+/// headline, else a healthy summary with the next run.
+fn headline(ctx: &Context, findings: &[Finding], next: &[Timestamp], health: Health) -> String {
+    let name = ctx.name();
+    if let Some(f) = findings.iter().find(|f| f.headline.is_some()) {
+        return format!("{name} {}", f.headline.as_deref().unwrap_or_default());
+    }
+    let next_text = match next.first() {
+        Some(t) => format!(
+            "next run {} (in {})",
+            ctx.show_time(*t),
+            crate::text::human_duration(t.as_second() - ctx.now.as_second())
+        ),
+        None => "no upcoming run".to_string(),
+    };
+    match health {
+        Health::Ok => format!("{name} is on schedule: {next_text}"),
+        _ => {
+            let n = findings.iter().filter(|f| f.severity >= Severity::Warning).count();
+            format!(
+                "{name} runs on schedule ({next_text}), with {n} risk{} to fix",
+                if n == 1 { "" } else { "s" }
+            )
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! The last N slots of the schedule against the Jobs that really ran, and why a slot without a
+//! Job got none. Built only from what the snapshot holds: Job names (`<name>-<unix minutes>`),
+//! the scheduled-timestamp annotation, status and the replay — never from Events alone, because
+//! Events expire after about an hour.
+
+use jiff::Timestamp;
+use serde::Serialize;
+
+use crate::evidence::{JobState, failure_reason, job_duration, job_state, pod_problem};
+use crate::model::{ConcurrencyPolicy, Job};
+use crate::replay::{ControllerVariant, Decision};
+use crate::rules::Context;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SlotStatus {
+    Succeeded,
+    Failed,
+    Running,
+    /// The controller decided not to start it (suspend, Forbid, deadline).
+    Skipped,
+    /// It never ran and the controller will not go back for it.
+    Missed,
+    /// Due now: the controller starts it at its next sync.
+    Due,
+    /// We cannot tell (no Job evidence, or the Job was pruned).
+    Unknown,
+    /// The next slot.
+    Next,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Slot {
+    pub time: Timestamp,
+    pub status: SlotStatus,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duration_seconds: Option<i64>,
+    /// Why, in a few words ("JobAlreadyActive (Forbid)", "pod x ImagePullBackOff").
+    pub note: String,
+    /// A Job made by hand (`kubectl create job --from`), not a scheduled slot.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub manual: bool,
+}
+
+/// The job name the controller gives slot `t` (v1 used unix seconds).
+fn job_name_for(ctx: &Context, t: Timestamp) -> String {
+    let n = if ctx.variant == ControllerVariant::V1Legacy { t.as_second() } else { t.as_second().div_euclid(60) };
+    format!("{}-{n}", ctx.name())
+}
+
+fn find_job<'a>(ctx: &Context<'a>, t: Timestamp) -> Option<&'a Job> {
+    let name = job_name_for(ctx, t);
+    ctx.jobs.iter().copied().find(|j| {
+        j.meta.name == name
+            || j.meta
+                .annotations
+                .get("batch.kubernetes.io/cronjob-scheduled-timestamp")
+                .and_then(|v| v.parse::<jiff::Timestamp>().ok())
+                == Some(t)
+    })
+}
+
+fn job_slot(ctx: &Context, t: Timestamp, j: &Job, manual: bool) -> Slot {
+    let (status, mut note) = match job_state(j) {
+        JobState::Succeeded => (SlotStatus::Succeeded, String::new()),
+        JobState::Failed => (SlotStatus::Failed, failure_reason(j).unwrap_or("failed").to_string()),
+        JobState::Running => (SlotStatus::Running, String::new()),
+    };
+    if status != SlotStatus::Succeeded {
+        if let Some((pod, problem)) =
+            ctx.pods_of(&j.meta.name).find_map(|p| pod_problem(p, ctx.now).map(|pr| (p, pr)))
+        {
+            if !note.is_empty() {
+                note.push_str("; ");
+            }
+            note.push_str(&format!("pod {} {problem}", pod.meta.name));
+        }
+    }
+    if manual {
+        note = if note.is_empty() { "manual run".into() } else { format!("manual run; {note}") };
+    }
+    Slot {
+        time: t,
+        status,
+        job: Some(j.meta.name.clone()),
+        duration_seconds: job_duration(j, ctx.now),
+        note,
+        manual,
+    }
+}
+
+/// Why slot `t`, which has no Job in the snapshot, got none.
+fn empty_slot(ctx: &Context, t: Timestamp, due: Option<Timestamp>) -> Slot {
+    let cj = ctx.cron_job;
+    let rep = ctx.replay;
+    let lst = cj.status.last_schedule_time;
+    let mk = |status, note: String| Slot { time: t, status, job: None, duration_seconds: None, note, manual: false };
+    if lst == Some(t) {
+        let note = if ctx.evidence.jobs {
+            "started (lastScheduleTime); its Job is no longer in the input (history limit or TTL)"
+        } else {
+            "started (lastScheduleTime); no Jobs in the input to say how it went"
+        };
+        return mk(SlotStatus::Unknown, note.into());
+    }
+    if lst.is_some_and(|l| t < l) {
+        let note = if ctx.evidence.jobs { "no Job found: pruned by history limits or TTL, or never run" } else { "no Jobs in the input" };
+        return mk(SlotStatus::Unknown, note.into());
+    }
+    if Some(t) == due {
+        return match rep.decision {
+            Decision::Create => mk(SlotStatus::Due, "due: the controller starts it at its next sync".into()),
+            Decision::ForbidBlocked => mk(
+                SlotStatus::Skipped,
+                format!("skipped: JobAlreadyActive (Forbid; {} active)", cj.status.active.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ")),
+            ),
+            Decision::MissedDeadline => mk(
+                SlotStatus::Missed,
+                format!(
+                    "missed: more than startingDeadlineSeconds ({}s) late; skipped silently",
+                    cj.spec.starting_deadline_seconds.unwrap_or_default()
+                ),
+            ),
+            Decision::Suspended => mk(SlotStatus::Skipped, "skipped: suspended".into()),
+            Decision::AlreadyProcessed => mk(SlotStatus::Unknown, "already processed (job in active or lastScheduleTime)".into()),
+            _ => mk(SlotStatus::Missed, format!("not started: {}", decision_words(rep.decision))),
+        };
+    }
+    if cj.spec.suspend {
+        return mk(SlotStatus::Skipped, "skipped: suspended (missed slots are never backfilled)".into());
+    }
+    if rep.window_miss && rep.true_most_recent == Some(t) {
+        return mk(SlotStatus::Missed, "missed: the controller's estimate skips it on this uneven schedule".into());
+    }
+    if cj.spec.concurrency_policy == ConcurrencyPolicy::Forbid {
+        if let Some(blocker) = ctx.jobs.iter().find(|j| {
+            crate::evidence::job_start(j).is_some_and(|s| s < t)
+                && (job_state(j) == JobState::Running
+                    || j.status.completion_time.is_some_and(|c| c > t))
+        }) {
+            return mk(SlotStatus::Skipped, format!("skipped: JobAlreadyActive (Forbid; {} was running)", blocker.meta.name));
+        }
+    }
+    mk(SlotStatus::Missed, "missed: only the latest missed slot ever runs".into())
+}
+
+fn decision_words(d: Decision) -> &'static str {
+    match d {
+        Decision::BeingDeleted => "the CronJob is being deleted",
+        Decision::UnknownTimeZone => "unknown time zone",
+        Decision::Suspended => "suspended",
+        Decision::UnparseableSchedule => "unparseable schedule",
+        Decision::InvalidSchedule => "invalid schedule",
+        Decision::NothingDue => "the controller found no due slot",
+        Decision::MissedDeadline => "past startingDeadlineSeconds",
+        Decision::AlreadyProcessed => "already processed",
+        Decision::ForbidBlocked => "Forbid with an active job",
+        Decision::Create => "due",
+    }
+}
+
+/// The last `count` slots up to now, manual runs among them, and the next slot.
+pub fn build(ctx: &Context, count: usize) -> Vec<Slot> {
+    if count == 0 {
+        return Vec::new();
+    }
+    let created = ctx.cron_job.meta.creation_timestamp;
+    let slots: Vec<Timestamp> = ctx
+        .replay
+        .last_slots(count)
+        .into_iter()
+        .filter(|t| created.is_none_or(|c| *t > c))
+        .collect();
+    // The slot the controller acts on now: the one it picked, else the true most recent.
+    let due = ctx.replay.scheduled_time.or(ctx.replay.due_ignoring_deadline).or(ctx.replay.true_most_recent);
+    let mut out: Vec<Slot> = slots
+        .iter()
+        .map(|t| match find_job(ctx, *t) {
+            Some(j) => job_slot(ctx, *t, j, false),
+            None => empty_slot(ctx, *t, due),
+        })
+        .collect();
+    if let Some(first) = slots.first() {
+        for j in ctx.manual_jobs {
+            if let Some(start) = j.meta.creation_timestamp.filter(|c| c >= first) {
+                out.push(job_slot(ctx, start, j, true));
+            }
+        }
+    }
+    if let Some(next) = ctx.replay.next_schedule_times(1).first() {
+        let cj = ctx.cron_job;
+        let note = if cj.spec.suspend {
+            "next — will not run while suspended".to_string()
+        } else if cj.spec.concurrency_policy == ConcurrencyPolicy::Forbid && !cj.status.active.is_empty() {
+            format!(
+                "next — will be skipped too unless {} ends",
+                cj.status.active.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ")
+            )
+        } else {
+            "next".to_string()
+        };
+        out.push(Slot { time: *next, status: SlotStatus::Next, job: None, duration_seconds: None, note, manual: false });
+    }
+    out.sort_by_key(|s| s.time);
+    out
+}

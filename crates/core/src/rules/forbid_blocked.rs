@@ -1,0 +1,185 @@
+//! CJD007 forbid-blocked: `concurrencyPolicy: Forbid` and a Job that never finishes. Every
+//! slot while it is active produces `JobAlreadyActive` and `lastScheduleTime` stops moving.
+//! The Job is traced to its Pods so the headline says *why* it hangs.
+
+use super::{Context, Finding, Rule, Severity};
+use crate::evidence::{job_start, pod_problem_line};
+use crate::model::ConcurrencyPolicy;
+use crate::replay::Decision;
+use crate::text::human_duration;
+
+pub static RULE: Rule = Rule {
+    id: "CJD007",
+    slug: "forbid-blocked",
+    severity: Severity::Error,
+    summary: "With concurrencyPolicy Forbid, an active Job blocks every later slot.",
+    explanation: "Under `Forbid` the controller skips a slot whenever `status.active` is not \
+empty (event `JobAlreadyActive`) and does not advance `lastScheduleTime`. A Job that never \
+reaches Complete or Failed — a Pod in ImagePullBackOff with `restartPolicy: Never`, an \
+unschedulable Pod, a Pod stuck Terminating on a lost node, a suspended Job — therefore stops the \
+CronJob for good. Manual Jobs (`kubectl create job --from`) are not in `status.active` and never \
+block.",
+    remediation: "Delete the hung Job; with no `startingDeadlineSeconds` (or a large one) the \
+controller then starts the most recent missed slot at once. Then set \
+`jobTemplate.spec.activeDeadlineSeconds` so a hung Job fails by itself.",
+    fires_on: r#"
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: backup, namespace: ops, uid: cj-1, creationTimestamp: "2026-11-01T00:00:00Z"}
+spec:
+  schedule: "0 3 * * *"
+  concurrencyPolicy: Forbid
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{name: backup, image: registry.example/backup:2.0}]
+status:
+  lastScheduleTime: "2026-11-17T03:00:00Z"
+  active: [{name: backup-29388420, namespace: ops, uid: job-1}]
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: backup-29388420
+  namespace: ops
+  uid: job-1
+  creationTimestamp: "2026-11-17T03:00:00Z"
+  ownerReferences: [{apiVersion: batch/v1, kind: CronJob, name: backup, uid: cj-1, controller: true}]
+spec: {template: {spec: {restartPolicy: Never, containers: [{name: backup, image: registry.example/backup:2.0}]}}}
+status: {startTime: "2026-11-17T03:00:00Z", active: 1}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: backup-29388420-x7k2p
+  namespace: ops
+  labels: {job-name: backup-29388420}
+  creationTimestamp: "2026-11-17T03:00:00Z"
+status:
+  phase: Pending
+  startTime: "2026-11-17T03:00:00Z"
+  containerStatuses:
+  - name: backup
+    image: registry.example/backup:2.0
+    ready: false
+    restartCount: 0
+    state: {waiting: {reason: ImagePullBackOff, message: "Back-off pulling image"}}
+"#,
+    quiet_on: r#"
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: backup, namespace: ops, uid: cj-1, creationTimestamp: "2026-11-01T00:00:00Z"}
+spec:
+  schedule: "0 3 * * *"
+  concurrencyPolicy: Forbid
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{name: backup, image: registry.example/backup:2.0}]
+status:
+  lastScheduleTime: "2026-11-20T03:00:00Z"
+  active: [{name: backup-29392740, namespace: ops, uid: job-2}]
+"#,
+    example_now: "2026-11-20T03:05:00Z",
+    check,
+};
+
+fn check(ctx: &Context) -> Vec<Finding> {
+    let cj = ctx.cron_job;
+    if cj.spec.concurrency_policy != ConcurrencyPolicy::Forbid || cj.status.active.is_empty() {
+        return Vec::new();
+    }
+    let blocker = &cj.status.active[0];
+    let job = ctx.job(&blocker.name);
+    // Since when: the Job's start, else the slot encoded in its name, else lastScheduleTime.
+    let since = job.and_then(job_start).or(cj.status.last_schedule_time);
+    let skipped = match (ctx.replay.effective(), since) {
+        (Some(s), Some(from)) => s.slots_in(from, ctx.now, 10_000).0.len(),
+        _ => 0,
+    };
+    if skipped == 0 && ctx.replay.decision != Decision::ForbidBlocked {
+        return Vec::new(); // an ordinary run in progress
+    }
+    let age = since.map(|s| human_duration(ctx.now.as_second() - s.as_second()));
+    let problem = job
+        .and_then(|j| ctx.pods_of(&j.meta.name).find_map(|p| pod_problem_line(p, ctx.now, ctx.schedule_zone())));
+    let no_deadline = cj.spec.job_template.spec.active_deadline_seconds.is_none();
+    let mut head = format!("is not running: Forbid is blocked by job {}", blocker.name);
+    if let Some(a) = &age {
+        head.push_str(&format!(", active for {a}"));
+    }
+    if let Some(p) = &problem {
+        head.push_str(&format!(" ({p})"));
+    } else if no_deadline {
+        head.push_str(", no activeDeadlineSeconds");
+    }
+    let mut message = match since {
+        Some(s) => format!(
+            "Job {} has been active since {}; with concurrencyPolicy Forbid every run since then was skipped ({skipped} slot{}).",
+            blocker.name,
+            ctx.show_time(s),
+            if skipped == 1 { "" } else { "s" }
+        ),
+        None => format!("Job {} is active; with concurrencyPolicy Forbid the due slot is skipped.", blocker.name),
+    };
+    if cj.status.active.len() > 1 {
+        message.push_str(&format!(" {} Jobs are active in all.", cj.status.active.len()));
+    }
+    // What happens once it is gone: the replay's due slot runs at once if the deadline allows.
+    let catch_up = ctx.replay.true_most_recent.filter(|t| {
+        cj.spec.starting_deadline_seconds.is_none_or(|sds| ctx.now.as_second() - t.as_second() <= sds)
+    });
+    let then = match catch_up {
+        Some(t) => format!("the controller then starts the missed {} run immediately", ctx.show_time(t)),
+        None => "the next regular slot then runs".to_string(),
+    };
+    let mut cmd = format!("kubectl delete job {} -n {}", blocker.name, ctx.namespace);
+    if no_deadline {
+        cmd.push_str(&format!(
+            "\n{}",
+            ctx.patch(r#"{"spec":{"jobTemplate":{"spec":{"activeDeadlineSeconds":3600}}}}"#)
+        ));
+    }
+    let mut f = Finding::new(&RULE, message)
+        .field("spec.concurrencyPolicy")
+        .headline(head)
+        .fix(format!(
+            "Stop the hung job ({then}){}",
+            if no_deadline { "; and set activeDeadlineSeconds (pick a bound above the normal run time) so it cannot happen again" } else { "" }
+        ))
+        .command(cmd);
+    if let Some(p) = problem {
+        f = f.evidence(p);
+    } else if job.is_none() && ctx.evidence.jobs {
+        f = f.evidence(format!("Job {} is listed in status.active but is not in the input", blocker.name));
+    }
+    let already_active = ctx.events.iter().filter(|e| e.reason == "JobAlreadyActive").map(|e| e.count.max(1)).sum::<i64>();
+    if already_active > 0 {
+        f = f.evidence(format!("{already_active} JobAlreadyActive event(s) recorded"));
+    }
+    vec![f]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::examples::{findings, run};
+    use super::RULE;
+
+    #[test]
+    fn traces_the_hung_job_to_its_pod() {
+        let r = run(RULE.fires_on, "2026-11-20T12:00:00Z");
+        let f = findings(&r, "forbid-blocked");
+        assert_eq!(f.len(), 1);
+        assert!(f[0].message.contains("skipped (3 slots)"), "{}", f[0].message);
+        assert!(r.cron_jobs[0].headline.starts_with(
+            "backup is not running: Forbid is blocked by job backup-29388420, active for 3d 9h (pod backup-29388420-x7k2p: cannot pull registry.example/backup:2.0 — ImagePullBackOff"
+        ), "{}", r.cron_jobs[0].headline);
+        let cmd = f[0].command.as_deref().unwrap();
+        assert!(cmd.starts_with("kubectl delete job backup-29388420 -n ops\nkubectl patch cronjob backup -n ops"));
+        assert!(f[0].remediation.contains("starts the missed 2026-11-20 03:00 UTC run immediately"));
+    }
+}
