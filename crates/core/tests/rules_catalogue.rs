@@ -8,7 +8,7 @@ use doctor::rules::{RETIRED, RULES, examples};
 fn ids_and_slugs_are_unique_and_well_formed() {
     let mut ids: Vec<&str> = RULES.iter().map(|r| r.id).collect();
     let mut slugs: Vec<&str> = RULES.iter().map(|r| r.slug).collect();
-    for r in RULES {
+    for r in RULES.iter() {
         assert!(
             r.id.len() == 6 && r.id.starts_with("CJD") && r.id[3..].chars().all(|c| c.is_ascii_digit()),
             "bad id {}",
@@ -35,7 +35,7 @@ fn ids_and_slugs_are_unique_and_well_formed() {
 
 #[test]
 fn every_rule_fires_on_its_example_and_stays_quiet_on_the_other() {
-    for r in RULES {
+    for r in RULES.iter() {
         let fired = examples::run(r.fires_on, r.example_now);
         assert!(fired.errors.is_empty(), "{}: fires_on does not load: {:?}", r.slug, fired.errors);
         assert!(!fired.cron_jobs.is_empty(), "{}: fires_on has no CronJob", r.slug);

@@ -58,8 +58,8 @@ pub fn hint(schedule: &str, err: &ParseError) -> Option<String> {
     }
     if m.contains("above maximum") {
         return Some(match field_of_maximum(m) {
-            Some("day-of-week") => "day-of-week runs from 0 to 6 with 0 = Sunday; 7 is not Sunday in Kubernetes: use 0 (or SUN).".into(),
-            Some("minute") => "minutes run from 0 to 59; for once an hour write \"0 * * * *\" (\"*/60\" is rejected).".into(),
+            Some("day-of-week") => "day-of-week runs from 0 to 6 with 0 = Sunday; 7 is not Sunday in Kubernetes; use 0 (or SUN).".into(),
+            Some("minute") => "minutes run from 0 to 59; for once an hour write \"0 * * * *\".".into(),
             Some("hour") => "hours run from 0 to 23; midnight is 0.".into(),
             Some("day-of-month") => "day-of-month runs from 1 to 31.".into(),
             Some("month") => "months run from 1 to 12 (or JAN–DEC).".into(),
@@ -110,7 +110,7 @@ mod tests {
     #[test]
     fn the_classic_mistakes_get_a_plain_hint() {
         assert!(hint_for("0 0 * * 7").contains("7 is not Sunday in Kubernetes; use 0"));
-        assert!(hint_for("*/60 * * * *").contains("0 * * * *"));
+        assert!(hint_for("60 * * * *").contains("0 * * * *"));
         assert!(hint_for("0 0 0 * * *").contains("no seconds field"));
         assert!(hint_for("@Daily").contains("write @daily"));
         assert!(hint_for("@reboot").contains("no meaning"));

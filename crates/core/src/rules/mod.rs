@@ -10,6 +10,8 @@ pub mod examples;
 mod finding;
 
 mod forbid_blocked;
+mod manifest;
+mod runtime;
 mod suspended;
 
 pub use context::Context;
@@ -47,15 +49,22 @@ pub const RETIRED: &[&str] = &[];
 /// slugs or ids (`cronjob-doctor.io/ignore: no-time-zone,CJD012`), or `*` for all.
 pub const IGNORE_ANNOTATION: &str = "cronjob-doctor.io/ignore";
 
-/// Every rule, in the order findings are listed and headlines chosen (most decisive first).
-pub static RULES: &[&Rule] = &[&suspended::RULE, &forbid_blocked::RULE];
+/// Every rule, ordered by id. Ids were assigned so that this is also the order findings are
+/// listed in and headlines chosen (most decisive first).
+pub static RULES: std::sync::LazyLock<Vec<&'static Rule>> = std::sync::LazyLock::new(|| {
+    let mut all: Vec<&'static Rule> = vec![&suspended::RULE, &forbid_blocked::RULE];
+    all.extend_from_slice(manifest::RULES);
+    all.extend_from_slice(runtime::RULES);
+    all.sort_by_key(|r| r.id);
+    all
+});
 
 /// Run every rule on one CronJob, dropping the ones its ignore annotation silences.
 /// Findings come out sorted by severity (errors first), then registry order.
 pub fn check_all(ctx: &Context) -> Vec<Finding> {
     let ignored = ignored_set(ctx.cron_job);
     let mut out: Vec<Finding> = Vec::new();
-    for rule in RULES {
+    for rule in RULES.iter() {
         if ignored.iter().any(|i| i == "*" || i == rule.slug || i == rule.id) {
             continue;
         }
