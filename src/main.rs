@@ -3,6 +3,7 @@
 
 mod cli;
 mod commands;
+mod input;
 mod version;
 
 use clap::Parser;
@@ -22,9 +23,9 @@ fn main() {
     let result = match &cli.command {
         cli::Command::Next(a) => commands::next::run(a),
         cli::Command::Version => Ok(commands::version::run()),
-        cli::Command::Explain(_) | cli::Command::Lint(_) | cli::Command::Rules(_) => {
-            Err(commands::UsageError("not built yet".into()))
-        }
+        cli::Command::Explain(a) => commands::explain::run(a),
+        cli::Command::Lint(a) => commands::lint::run(a),
+        cli::Command::Rules(a) => Ok(commands::rules::run(a)),
     };
     let code = match result {
         Ok(code) => code,

@@ -1,7 +1,11 @@
 //! One module per subcommand. Each returns an exit code; errors are printed once, here or
 //! in `main`.
 
+pub mod explain;
+pub mod lint;
 pub mod next;
+pub mod report_cmd;
+pub mod rules;
 pub mod version;
 
 use jiff::Timestamp;

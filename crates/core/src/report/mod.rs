@@ -158,7 +158,12 @@ pub fn build(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Re
             events: &events,
             evidence: snapshot.evidence,
         };
-        let findings = rules::check_all(&ctx);
+        let mut findings = rules::check_all(&ctx);
+        if let Some(o) = &cj.origin {
+            for f in &mut findings {
+                f.location = Some(f.field.map(|p| o.position_of(p)).unwrap_or_else(|| o.position.clone()));
+            }
+        }
         let zone = ctx.schedule_zone().clone();
         let zone_name = ctx.schedule_zone_name().to_string();
         let next = rep.next_schedule_times(5);

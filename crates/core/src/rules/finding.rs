@@ -39,6 +39,9 @@ pub struct Finding {
     /// The manifest field the finding is about (dotted path), for file:line:column.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<&'static str>,
+    /// Where the finding points in the input file (from `field`, filled in by the report).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<crate::model::Position>,
     /// A short cause for the headline ("suspended", "Forbid is blocked by job x …"), set by
     /// rules whose finding explains why the CronJob is not running as scheduled.
     #[serde(skip)]
@@ -57,6 +60,7 @@ impl Finding {
             command: None,
             evidence: Vec::new(),
             field: None,
+            location: None,
             headline: None,
         }
     }

@@ -37,12 +37,12 @@ spec:
           containers: [{name: backup, image: registry.example/backup:2.0}]
 status:
   lastScheduleTime: "2026-11-17T03:00:00Z"
-  active: [{name: backup-29388420, namespace: ops, uid: job-1}]
+  active: [{name: backup-29914740, namespace: ops, uid: job-1}]
 ---
 apiVersion: batch/v1
 kind: Job
 metadata:
-  name: backup-29388420
+  name: backup-29914740
   namespace: ops
   uid: job-1
   creationTimestamp: "2026-11-17T03:00:00Z"
@@ -53,9 +53,9 @@ status: {startTime: "2026-11-17T03:00:00Z", active: 1}
 apiVersion: v1
 kind: Pod
 metadata:
-  name: backup-29388420-x7k2p
+  name: backup-29914740-x7k2p
   namespace: ops
-  labels: {job-name: backup-29388420}
+  labels: {job-name: backup-29914740}
   creationTimestamp: "2026-11-17T03:00:00Z"
 status:
   phase: Pending
@@ -82,7 +82,7 @@ spec:
           containers: [{name: backup, image: registry.example/backup:2.0}]
 status:
   lastScheduleTime: "2026-11-20T03:00:00Z"
-  active: [{name: backup-29392740, namespace: ops, uid: job-2}]
+  active: [{name: backup-29919060, namespace: ops, uid: job-2}]
 "#,
     example_now: "2026-11-20T03:05:00Z",
     check,
@@ -97,9 +97,12 @@ fn check(ctx: &Context) -> Vec<Finding> {
     let job = ctx.job(&blocker.name);
     // Since when: the Job's start, else the slot encoded in its name, else lastScheduleTime.
     let since = job.and_then(job_start).or(cj.status.last_schedule_time);
-    let skipped = match (ctx.replay.effective(), since) {
-        (Some(s), Some(from)) => s.slots_in(from, ctx.now, 10_000).0.len(),
-        _ => 0,
+    let (skipped, capped) = match (ctx.replay.effective(), since) {
+        (Some(s), Some(from)) => {
+            let (slots, capped) = s.slots_in(from, ctx.now, 10_000);
+            (slots.len(), capped)
+        }
+        _ => (0, false),
     };
     if skipped == 0 && ctx.replay.decision != Decision::ForbidBlocked {
         return Vec::new(); // an ordinary run in progress
@@ -119,10 +122,11 @@ fn check(ctx: &Context) -> Vec<Finding> {
     }
     let mut message = match since {
         Some(s) => format!(
-            "Job {} has been active since {}; with concurrencyPolicy Forbid every run since then was skipped ({skipped} slot{}).",
+            "Job {} has been active since {}; with concurrencyPolicy Forbid every run since then was skipped ({}{skipped} slot{}).",
             blocker.name,
             ctx.show_time(s),
-            if skipped == 1 { "" } else { "s" }
+            if capped { "more than " } else { "" },
+            if skipped == 1 && !capped { "" } else { "s" }
         ),
         None => format!("Job {} is active; with concurrencyPolicy Forbid the due slot is skipped.", blocker.name),
     };
@@ -176,10 +180,10 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert!(f[0].message.contains("skipped (3 slots)"), "{}", f[0].message);
         assert!(r.cron_jobs[0].headline.starts_with(
-            "backup is not running: Forbid is blocked by job backup-29388420, active for 3d 9h (pod backup-29388420-x7k2p: cannot pull registry.example/backup:2.0 — ImagePullBackOff"
+            "backup is not running: Forbid is blocked by job backup-29914740, active for 3d 9h (pod backup-29914740-x7k2p: cannot pull registry.example/backup:2.0 — ImagePullBackOff"
         ), "{}", r.cron_jobs[0].headline);
         let cmd = f[0].command.as_deref().unwrap();
-        assert!(cmd.starts_with("kubectl delete job backup-29388420 -n ops\nkubectl patch cronjob backup -n ops"));
+        assert!(cmd.starts_with("kubectl delete job backup-29914740 -n ops\nkubectl patch cronjob backup -n ops"));
         assert!(f[0].remediation.contains("starts the missed 2026-11-20 03:00 UTC run immediately"));
     }
 }

@@ -1,0 +1,206 @@
+//! `explain` as text: the headline first, then findings, timeline, the controller replay and
+//! the fix — everything an on-call engineer needs without scrolling for the point.
+
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+
+use super::style::Style;
+use super::wrap::wrap;
+use crate::replay::Decision;
+use crate::report::{CronJobReport, Health, Report, SlotStatus};
+use crate::rules::Severity;
+use crate::text::{human_duration, show_time};
+
+/// Rendering choices: colour and terminal width.
+#[derive(Clone, Copy, Debug)]
+pub struct TextOptions {
+    pub style: Style,
+    pub width: usize,
+}
+
+pub fn render(report: &Report, o: TextOptions) -> String {
+    let mut out = String::new();
+    for e in &report.errors {
+        out.push_str(&format!("{} {}:{}:{}: {}\n", o.style.red("error:"), e.file, e.line, e.column, e.message));
+    }
+    for n in &report.notes {
+        out.push_str(&format!("{} {n}\n", o.style.dim("note:")));
+    }
+    if !report.errors.is_empty() || !report.notes.is_empty() {
+        out.push('\n');
+    }
+    if report.cron_jobs.is_empty() {
+        out.push_str("No CronJob found in the input.\n");
+    }
+    for (i, cj) in report.cron_jobs.iter().enumerate() {
+        if i > 0 {
+            out.push_str(&o.style.dim(&"─".repeat(o.width.min(100))));
+            out.push_str("\n\n");
+        }
+        render_one(&mut out, report, cj, o);
+    }
+    out
+}
+
+fn severity_word(s: Severity, st: Style) -> String {
+    let w = format!("{:<8}", s.as_str());
+    match s {
+        Severity::Error => st.red(&w),
+        Severity::Warning => st.yellow(&w),
+        Severity::Info => st.dim(&w),
+    }
+}
+
+fn render_one(out: &mut String, report: &Report, cj: &CronJobReport, o: TextOptions) {
+    let st = o.style;
+    let (mark, head) = match cj.health {
+        Health::Error => (st.red("✗"), st.bold(&cj.headline)),
+        Health::Warning => (st.yellow("!"), st.bold(&cj.headline)),
+        Health::Ok => (st.green("✓"), st.bold(&cj.headline)),
+    };
+    out.push_str(&format!("{mark} {}\n", wrap(&head, o.width - 2, o.width, 2)));
+    let mut context = format!("{}/{}", cj.namespace, cj.name);
+    if let Some(s) = &cj.source {
+        context.push_str(&format!(" · {}:{}", s.file, s.line));
+    }
+    if let Some(d) = &cj.description {
+        context.push_str(&format!(" · {d}"));
+    }
+    out.push_str(&format!("  {}\n", st.dim(&wrap(&context, o.width - 2, o.width, 2))));
+
+    if !cj.findings.is_empty() {
+        out.push_str(&format!("\n{}\n", st.bold("Findings")));
+        let slug_w = cj.findings.iter().map(|f| f.slug.len()).max().unwrap_or(0);
+        let indent = 2 + 9 + slug_w + 2;
+        for f in &cj.findings {
+            out.push_str(&format!(
+                "  {} {:<slug_w$}  {}\n",
+                severity_word(f.severity, st),
+                f.slug,
+                wrap(&f.message, o.width.saturating_sub(indent), o.width, indent)
+            ));
+            for e in &f.evidence {
+                out.push_str(&format!(
+                    "{}{}\n",
+                    " ".repeat(indent),
+                    st.dim(&wrap(&format!("· {e}"), o.width.saturating_sub(indent), o.width, indent + 2))
+                ));
+            }
+        }
+    }
+
+    timeline(out, cj, o);
+    replay(out, report, cj, o);
+
+    let fixes: Vec<_> = cj
+        .findings
+        .iter()
+        .filter(|f| f.severity >= Severity::Warning && (f.command.is_some() || !f.remediation.is_empty()))
+        .collect();
+    if !fixes.is_empty() {
+        out.push_str(&format!("\n{}\n", st.bold("Fix")));
+        for f in fixes {
+            out.push_str(&format!("  {}\n", st.dim(&wrap(&format!("# {}", f.remediation), o.width - 2, o.width, 4))));
+            if let Some(c) = &f.command {
+                for line in c.lines() {
+                    out.push_str(&format!("  {line}\n"));
+                }
+            }
+        }
+    }
+}
+
+fn day_time(t: Timestamp, tz: &TimeZone) -> String {
+    t.to_zoned(tz.clone()).strftime("%b %d %H:%M").to_string()
+}
+
+fn timeline(out: &mut String, cj: &CronJobReport, o: TextOptions) {
+    if cj.timeline.is_empty() {
+        return;
+    }
+    let st = o.style;
+    let sched = cj.schedule.as_deref().unwrap_or("");
+    out.push_str(&format!(
+        "\n{} {}\n",
+        st.bold(&format!("Timeline (schedule {sched:?}, {})", cj.schedule_zone)),
+        st.dim("✓ succeeded  ✗ failed  ▶ running  · skipped/missed  ? unknown")
+    ));
+    let job_w = cj.timeline.iter().filter_map(|s| s.job.as_ref().map(|j| j.len())).max().unwrap_or(0);
+    for s in &cj.timeline {
+        let (sym, color): (&str, fn(Style, &str) -> String) = match s.status {
+            SlotStatus::Succeeded => ("✓", Style::green),
+            SlotStatus::Failed => ("✗", Style::red),
+            SlotStatus::Running => ("▶", Style::yellow),
+            SlotStatus::Skipped | SlotStatus::Missed => ("·", Style::yellow),
+            SlotStatus::Due => ("▷", Style::yellow),
+            SlotStatus::Unknown => ("?", Style::dim),
+            SlotStatus::Next => (" ", Style::dim),
+        };
+        let when = day_time(s.time, &cj.zone);
+        let mut line = format!("  {when}  {}", color(st, sym));
+        if let Some(j) = &s.job {
+            line.push_str(&format!(" {j:<job_w$}"));
+            if let Some(d) = s.duration_seconds {
+                line.push_str(&format!("  {:>7}", human_duration(d)));
+            }
+            if !s.note.is_empty() {
+                line.push_str(&format!("  ← {}", s.note));
+            }
+        } else {
+            line.push_str(&format!(" {}", s.note));
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+}
+
+fn replay(out: &mut String, report: &Report, cj: &CronJobReport, o: TextOptions) {
+    let st = o.style;
+    let r = &cj.replay;
+    let tz = &cj.zone;
+    out.push_str(&format!(
+        "\n{}\n",
+        st.bold(&format!(
+            "Controller replay at {} (Kubernetes v{} rules, controller zone {})",
+            show_time(report.now, tz),
+            report.kube_version,
+            report.controller_time_zone
+        ))
+    ));
+    let row = |out: &mut String, k: &str, v: String| out.push_str(&format!("  {:<15}  {v}\n", k));
+    row(
+        out,
+        "last scheduled",
+        cj.last_schedule_time.map(|t| show_time(t, tz)).unwrap_or_else(|| "never".into()),
+    );
+    let verdict = match r.decision {
+        Decision::Create => format!("→ creates job {}", r.job_name.as_deref().unwrap_or("?")),
+        Decision::ForbidBlocked => format!("→ not started: Forbid, {} active job(s)", cj.active_jobs.len()),
+        Decision::AlreadyProcessed => "→ already started".to_string(),
+        Decision::MissedDeadline => "→ skipped silently: past startingDeadlineSeconds".to_string(),
+        Decision::NothingDue if r.window_miss => "→ nothing: the estimate misses the due slot".to_string(),
+        Decision::NothingDue => "nothing due".to_string(),
+        d => format!("→ stops before scheduling: {}", serde_json::to_value(d).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()),
+    };
+    let due = r.scheduled_time.or(r.due_ignoring_deadline).or(r.true_most_recent);
+    match (due, r.decision) {
+        (_, Decision::NothingDue) if !r.window_miss => row(out, "due now", verdict),
+        (Some(t), _) => row(out, "due now", format!("{} {verdict}", show_time(t, tz))),
+        (None, _) => row(out, "due now", verdict),
+    }
+    if !r.events.is_empty() {
+        row(out, "events", r.events.iter().map(|e| e.reason.as_str()).collect::<Vec<_>>().join(", "));
+    }
+    match r.requeue_after_ms {
+        Some(ms) if ms <= 0 => row(out, "requeue", "immediately (hot loop)".into()),
+        Some(ms) => row(out, "requeue in", human_duration(ms / 1000)),
+        None => row(out, "requeue", "none (waits for an edit, a Job event or a resync)".into()),
+    }
+    if !cj.next_schedule_times.is_empty() {
+        let next: Vec<String> = cj.next_schedule_times.iter().take(3).map(|t| show_time(*t, tz)).collect();
+        row(out, "next runs", next.join(", "));
+    }
+    for n in &r.notes {
+        out.push_str(&format!("  {}\n", st.dim(&wrap(&format!("note: {n}"), o.width - 2, o.width, 4))));
+    }
+}

@@ -1,0 +1,52 @@
+//! `lint` as text: one grep-able line per finding (`file:line:col  severity  slug  message`),
+//! then a one-line summary. Built for CI logs.
+
+use super::style::Style;
+use crate::report::Report;
+use crate::rules::Severity;
+
+/// Lines for findings at or above `show`; the summary counts what was shown.
+pub fn render(report: &Report, show: Severity, st: Style) -> String {
+    let mut rows: Vec<(String, Severity, &str, &str)> = Vec::new();
+    for cj in &report.cron_jobs {
+        for f in cj.findings.iter().filter(|f| f.severity >= show) {
+            let place = match (&cj.source, &f.location) {
+                (Some(s), Some(l)) => format!("{}:{}:{}", s.file, l.line, l.column),
+                (Some(s), None) => format!("{}:{}:{}", s.file, s.line, s.column),
+                _ => format!("{}/{}", cj.namespace, cj.name),
+            };
+            rows.push((place, f.severity, f.slug, &f.message));
+        }
+    }
+    let place_w = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
+    let slug_w = rows.iter().map(|r| r.2.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for e in &report.errors {
+        out.push_str(&format!("{}:{}:{}  {}  {}\n", e.file, e.line, e.column, st.red("input-error"), e.message));
+    }
+    for (place, sev, slug, msg) in &rows {
+        let sev_text = format!("{:<7}", sev.as_str());
+        let sev_text = match sev {
+            Severity::Error => st.red(&sev_text),
+            Severity::Warning => st.yellow(&sev_text),
+            Severity::Info => st.dim(&sev_text),
+        };
+        out.push_str(&format!("{place:<place_w$}  {sev_text}  {slug:<slug_w$}  {msg}\n"));
+    }
+    let count = |s: Severity| rows.iter().filter(|r| r.1 == s).count();
+    let (e, w, i) = (count(Severity::Error), count(Severity::Warning), count(Severity::Info));
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let mut parts = vec![plural(e, "error"), plural(w, "warning")];
+    if show <= Severity::Info {
+        parts.push(plural(i, "info"));
+    }
+    let n = report.cron_jobs.len();
+    out.push_str(&format!(
+        "{} in {} ({}){}\n",
+        plural(rows.len(), "problem"),
+        plural(n, "CronJob"),
+        parts.join(", "),
+        if report.errors.is_empty() { String::new() } else { format!("; {} unreadable", plural(report.errors.len(), "input")) }
+    ));
+    out
+}

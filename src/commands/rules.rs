@@ -1,0 +1,15 @@
+//! `rules`: print the finding catalogue.
+
+use doctor::render::catalogue;
+
+use super::{emit, exit};
+use crate::cli::{RulesArgs, RulesFormat};
+
+pub fn run(a: &RulesArgs) -> i32 {
+    emit(&match a.output {
+        RulesFormat::Text => catalogue::text(),
+        RulesFormat::Markdown => catalogue::markdown(),
+        RulesFormat::Json => catalogue::json(),
+    });
+    exit::OK
+}
