@@ -3,7 +3,7 @@
 //! The Job is traced to its Pods so the headline says *why* it hangs.
 
 use super::{Context, Finding, Rule, Severity};
-use crate::evidence::{job_start, pod_problem_line};
+use crate::evidence::{job_start, pod_problem, pod_problem_line};
 use crate::model::ConcurrencyPolicy;
 use crate::replay::Decision;
 use crate::text::human_duration;
@@ -110,13 +110,15 @@ fn check(ctx: &Context) -> Vec<Finding> {
     let age = since.map(|s| human_duration(ctx.now.as_second() - s.as_second()));
     let problem = job
         .and_then(|j| ctx.pods_of(&j.meta.name).find_map(|p| pod_problem_line(p, ctx.now, ctx.schedule_zone())));
+    let short_problem =
+        job.and_then(|j| ctx.pods_of(&j.meta.name).find_map(|p| pod_problem(p, ctx.now)));
     let no_deadline = cj.spec.job_template.spec.active_deadline_seconds.is_none();
     let mut head = format!("is not running: Forbid is blocked by job {}", blocker.name);
     if let Some(a) = &age {
         head.push_str(&format!(", active for {a}"));
     }
-    if let Some(p) = &problem {
-        head.push_str(&format!(" ({p})"));
+    if let Some(p) = &short_problem {
+        head.push_str(&format!(" (its pod: {p})"));
     } else if no_deadline {
         head.push_str(", no activeDeadlineSeconds");
     }
@@ -180,7 +182,7 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert!(f[0].message.contains("skipped (3 slots)"), "{}", f[0].message);
         assert!(r.cron_jobs[0].headline.starts_with(
-            "backup is not running: Forbid is blocked by job backup-29914740, active for 3d 9h (pod backup-29914740-x7k2p: cannot pull registry.example/backup:2.0 — ImagePullBackOff"
+            "backup is not running: Forbid is blocked by job backup-29914740, active for 3d 9h (its pod: cannot pull registry.example/backup:2.0 — ImagePullBackOff)"
         ), "{}", r.cron_jobs[0].headline);
         let cmd = f[0].command.as_deref().unwrap();
         assert!(cmd.starts_with("kubectl delete job backup-29914740 -n ops\nkubectl patch cronjob backup -n ops"));
