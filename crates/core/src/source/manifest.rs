@@ -1,0 +1,1003 @@
+//! From a parsed YAML document to model objects: dispatch on `kind` (Lists included), typed
+//! field reads with the leniency documented in `source`, and field positions.
+
+use std::collections::BTreeMap;
+
+use jiff::Timestamp;
+
+use crate::model::{
+    ConcurrencyPolicy, Condition, Container, ContainerState, ContainerStatus, CronJob, CronJobSpec,
+    CronJobStatus, Event, FieldManagerEntry, InvolvedObject, Job, JobSpec, JobStatus, JobTemplate,
+    ObjectMeta, ObjectReference, Origin, OwnerReference, Pod, Position,
+};
+
+use super::scalar::{Plain, resolve_plain, yaml11_bool};
+use super::tree::{N, Shape, Style};
+use super::{LoadError, Loaded, Note};
+
+/// Lists inside lists: deeper than this is not a manifest.
+const MAX_LIST_DEPTH: u32 = 4;
+
+/// Reads one YAML document (a root node) into `out`.
+pub(crate) fn read_document(file: &str, root: N<'_, '_>, out: &mut Loaded) {
+    match root.shape() {
+        Shape::Null => {}
+        Shape::Map => read_object(file, root, None, 0, out),
+        Shape::Seq => {
+            // A bare JSON/YAML array of objects: read each like a List item.
+            for item in root.items() {
+                read_object(file, item, None, 1, out);
+            }
+        }
+        other => out.errors.push(LoadError::new(
+            file,
+            &root.pos(),
+            format!(
+                "expected a Kubernetes object (a mapping with `apiVersion` and `kind`), found {}",
+                other.describe()
+            ),
+        )),
+    }
+}
+
+/// Whether the loader reads objects of this document's kind (CronJob, Job, Pod, Event, Lists).
+pub(crate) fn is_read_kind(root: N<'_, '_>) -> bool {
+    let kind = plain_text(root.get("kind").map(|(_, v)| v)).unwrap_or("");
+    matches!(kind, "CronJob" | "Job" | "Pod" | "Event") || kind.ends_with("List")
+}
+
+fn plain_text<'d>(n: Option<N<'d, '_>>) -> Option<&'d str> {
+    n.and_then(|n| n.scalar()).map(|(s, _)| s.trim())
+}
+
+/// `kind`/`apiVersion` inherited by the items of a typed list (`CronJobList` → `CronJob`).
+struct Inherited<'s> {
+    kind: &'s str,
+    api_version: &'s str,
+}
+
+fn read_object(
+    file: &str,
+    node: N<'_, '_>,
+    inherited: Option<&Inherited<'_>>,
+    depth: u32,
+    out: &mut Loaded,
+) {
+    if !node.is_map() {
+        if !node.is_null() {
+            out.errors.push(LoadError::new(
+                file,
+                &node.pos(),
+                format!(
+                    "expected a Kubernetes object, found {}",
+                    node.shape().describe()
+                ),
+            ));
+        }
+        return;
+    }
+    let kind_node = node.get("kind").map(|(_, v)| v);
+    let api_node = node.get("apiVersion").map(|(_, v)| v);
+    let kind = plain_text(kind_node)
+        .filter(|k| !k.is_empty())
+        .or(inherited.map(|i| i.kind))
+        .unwrap_or("");
+    let api_version = plain_text(api_node)
+        .filter(|k| !k.is_empty())
+        .or(inherited.map(|i| i.api_version))
+        .unwrap_or("");
+
+    if let Some(element) = kind.strip_suffix("List")
+        && let Some((_, items)) = node.get("items")
+    {
+        match element {
+            "Job" => out.evidence.jobs = true,
+            "Pod" => out.evidence.pods = true,
+            "Event" => out.evidence.events = true,
+            _ => {}
+        }
+        if depth >= MAX_LIST_DEPTH {
+            return;
+        }
+        if items.shape() != Shape::Seq && !items.is_null() {
+            out.errors.push(LoadError::new(
+                file,
+                &items.pos(),
+                format!(
+                    "`items` of a {kind} should be a list, found {}",
+                    items.shape().describe()
+                ),
+            ));
+            return;
+        }
+        let inherit = Inherited {
+            kind: element,
+            api_version,
+        };
+        for item in items.items() {
+            read_object(
+                file,
+                item,
+                (!element.is_empty()).then_some(&inherit),
+                depth + 1,
+                out,
+            );
+        }
+        return;
+    }
+
+    let mut r = Reader {
+        file,
+        out,
+        fields: BTreeMap::new(),
+        record: true,
+    };
+    match kind {
+        "CronJob" => {
+            let group = api_version.split_once('/').map_or("", |(g, _)| g);
+            if group.contains('.') {
+                // A custom resource that happens to be called CronJob (kubebuilder's tutorial).
+                return;
+            }
+            let cj = r.cron_job(node, api_version, api_node);
+            r.out.cron_jobs.push(cj);
+        }
+        "Job" => {
+            r.out.evidence.jobs = true;
+            let job = r.job(node);
+            r.out.jobs.push(job);
+        }
+        "Pod" => {
+            r.out.evidence.pods = true;
+            r.record = false;
+            let pod = r.pod(node);
+            r.out.pods.push(pod);
+        }
+        "Event" => {
+            r.out.evidence.events = true;
+            r.record = false;
+            let ev = r.event(node, api_version);
+            r.out.events.push(ev);
+        }
+        "" => {
+            // Not a Kubernetes object (a Helm values file, a kustomization without `kind`)
+            // unless it looks like a CronJob someone forgot to label.
+            if let Some((_, spec)) = node.get("spec")
+                && (spec.get("jobTemplate").is_some() || spec.get("schedule").is_some())
+            {
+                r.note(
+                    &node.pos(),
+                    "this looks like a CronJob but has no `kind`; ignored",
+                );
+            }
+        }
+        other => {
+            for known in ["CronJob", "Job", "Pod", "Event"] {
+                if other.eq_ignore_ascii_case(known) {
+                    let pos = kind_node.map_or_else(|| node.pos(), |k| k.pos());
+                    r.note(
+                        &pos,
+                        format!("kind `{other}` is not a Kubernetes kind (kinds are case-sensitive: `{known}`); ignored"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Field reads for one object: typed conversions, diagnostics at the value, and (for objects
+/// that carry an [`Origin`]) field positions.
+struct Reader<'o, 'f> {
+    file: &'f str,
+    out: &'o mut Loaded,
+    fields: BTreeMap<String, Position>,
+    record: bool,
+}
+
+const CRONJOB_TOP: &[&str] = &["apiVersion", "kind", "metadata", "spec", "status"];
+const CRONJOB_SPEC: &[&str] = &[
+    "schedule",
+    "timeZone",
+    "startingDeadlineSeconds",
+    "concurrencyPolicy",
+    "suspend",
+    "jobTemplate",
+    "successfulJobsHistoryLimit",
+    "failedJobsHistoryLimit",
+];
+const TEMPLATE: &[&str] = &["metadata", "spec"];
+const JOB_SPEC: &[&str] = &[
+    "parallelism",
+    "completions",
+    "activeDeadlineSeconds",
+    "podFailurePolicy",
+    "successPolicy",
+    "backoffLimit",
+    "backoffLimitPerIndex",
+    "maxFailedIndexes",
+    "selector",
+    "manualSelector",
+    "template",
+    "ttlSecondsAfterFinished",
+    "completionMode",
+    "suspend",
+    "podReplacementPolicy",
+    "managedBy",
+];
+/// A few pod-spec fields, to recognise a pod spec written at the wrong level.
+const POD_SPEC_HINTS: &[&str] = &[
+    "containers",
+    "initContainers",
+    "restartPolicy",
+    "volumes",
+    "serviceAccountName",
+    "nodeSelector",
+    "imagePullSecrets",
+    "securityContext",
+    "affinity",
+    "tolerations",
+];
+
+const JT: &str = "spec.jobTemplate";
+const JTS: &str = "spec.jobTemplate.spec";
+const PT: &str = "spec.jobTemplate.spec.template";
+const PTS: &str = "spec.jobTemplate.spec.template.spec";
+
+/// Where a misplaced CronJob field belongs.
+fn belongs_under(key: &str, parent: &str) -> Option<String> {
+    let home = if CRONJOB_SPEC.contains(&key) {
+        "spec"
+    } else if JOB_SPEC.contains(&key) {
+        JTS
+    } else if POD_SPEC_HINTS.contains(&key) {
+        PTS
+    } else {
+        return None;
+    };
+    (home != parent).then(|| format!("`{key}` belongs under `{home}`"))
+}
+
+fn field_position(key: N<'_, '_>, value: N<'_, '_>) -> Position {
+    let scalar = matches!(value.shape(), Shape::Bool | Shape::Number | Shape::String);
+    if scalar && !value.is_block() && value.pos().line == key.pos().line {
+        value.pos()
+    } else {
+        key.pos()
+    }
+}
+
+fn quote(s: &str) -> String {
+    let short: String = s.chars().take(60).collect();
+    let ell = if short.len() < s.len() { "…" } else { "" };
+    format!("{short:?}{ell}")
+}
+
+impl<'d, 'a> Reader<'_, '_> {
+    fn error(&mut self, pos: &Position, msg: impl Into<String>) {
+        self.out.errors.push(LoadError::new(self.file, pos, msg));
+    }
+
+    fn note(&mut self, pos: &Position, msg: impl Into<String>) {
+        self.out.notes.push(Note::new(self.file, pos, msg));
+    }
+
+    /// Looks `key` up in `parent`, records the position under `path`, and returns the value
+    /// unless it is null/absent.
+    fn at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<N<'d, 'a>> {
+        let (k, v) = parent?.get(key)?;
+        if self.record {
+            self.fields.insert(path.to_string(), field_position(k, v));
+        }
+        (!v.is_null()).then_some(v)
+    }
+
+    /// Like [`Self::at`] for a field that must be a mapping.
+    fn map_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<N<'d, 'a>> {
+        let v = self.at(parent, key, path)?;
+        if v.is_map() {
+            return Some(v);
+        }
+        self.error(
+            &v.pos(),
+            format!(
+                "`{path}` should be a mapping, found {}",
+                v.shape().describe()
+            ),
+        );
+        None
+    }
+
+    /// Like [`Self::at`] for a field that must be a list.
+    fn seq_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<N<'d, 'a>> {
+        let v = self.at(parent, key, path)?;
+        if v.shape() == Shape::Seq {
+            return Some(v);
+        }
+        self.error(
+            &v.pos(),
+            format!("`{path}` should be a list, found {}", v.shape().describe()),
+        );
+        None
+    }
+
+    fn str_value(&mut self, v: N<'d, 'a>, path: &str) -> Option<String> {
+        let Some((s, style)) = v.scalar() else {
+            self.error(
+                &v.pos(),
+                format!(
+                    "`{path}` should be a string, found {}",
+                    v.shape().describe()
+                ),
+            );
+            return None;
+        };
+        if style == Style::Plain {
+            match resolve_plain(s) {
+                Plain::Null => return None,
+                Plain::Str => {}
+                Plain::Bool(_) => self.note(
+                    &v.pos(),
+                    format!("`{path}: {s}` is a boolean in YAML, not a string; the API server rejects it (quote it: \"{s}\")"),
+                ),
+                Plain::Int(_) | Plain::Float(_) => self.note(
+                    &v.pos(),
+                    format!("`{path}: {s}` is a number in YAML, not a string; the API server rejects it (quote it: \"{s}\")"),
+                ),
+            }
+        }
+        Some(s.to_string())
+    }
+
+    fn str_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<String> {
+        let v = self.at(parent, key, path)?;
+        self.str_value(v, path)
+    }
+
+    /// A string field whose absence reads as "" (as Go's zero value).
+    fn string_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> String {
+        self.str_at(parent, key, path).unwrap_or_default()
+    }
+
+    fn int_value(&mut self, v: N<'d, 'a>, path: &str) -> Option<i64> {
+        let Some((s, style)) = v.scalar() else {
+            self.error(
+                &v.pos(),
+                format!(
+                    "`{path}` should be an integer, found {}",
+                    v.shape().describe()
+                ),
+            );
+            return None;
+        };
+        let parsed = match style {
+            Style::Plain => match resolve_plain(s) {
+                Plain::Null => return None,
+                Plain::Int(i) => Ok(i),
+                Plain::Float(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 1e30 => {
+                    Ok(f as i128)
+                }
+                Plain::Float(_) => Err("not a whole number"),
+                Plain::Bool(_) => Err("a boolean"),
+                Plain::Str => Err("not a number"),
+            },
+            Style::Quoted => {
+                // Quoted digits are decimal (no YAML 1.1 octal inside quotes).
+                let i = s.trim().parse::<i128>().ok();
+                match i {
+                    Some(i) if i64::try_from(i).is_ok() => {
+                        self.note(
+                            &v.pos(),
+                            format!("`{path}` is the string {}; read as the integer {i}, but the API server rejects a string here (remove the quotes)", quote(s)),
+                        );
+                        Ok(i)
+                    }
+                    _ => Err("a string"),
+                }
+            }
+        };
+        match parsed {
+            Ok(i) => match i64::try_from(i) {
+                Ok(i) => Some(i),
+                Err(_) => {
+                    self.error(
+                        &v.pos(),
+                        format!(
+                            "`{path}`: {} is out of range for a 64-bit integer",
+                            quote(s)
+                        ),
+                    );
+                    None
+                }
+            },
+            Err(what) => {
+                self.error(
+                    &v.pos(),
+                    format!("`{path}` should be an integer, found {} ({what})", quote(s)),
+                );
+                None
+            }
+        }
+    }
+
+    fn int_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<i64> {
+        let v = self.at(parent, key, path)?;
+        self.int_value(v, path)
+    }
+
+    fn bool_value(&mut self, v: N<'d, 'a>, path: &str) -> Option<bool> {
+        let Some((s, style)) = v.scalar() else {
+            self.error(
+                &v.pos(),
+                format!(
+                    "`{path}` should be true or false, found {}",
+                    v.shape().describe()
+                ),
+            );
+            return None;
+        };
+        match style {
+            Style::Plain => match resolve_plain(s) {
+                Plain::Null => None,
+                Plain::Bool(b) => Some(b),
+                _ => {
+                    self.error(
+                        &v.pos(),
+                        format!("`{path}` should be true or false, found {}", quote(s)),
+                    );
+                    None
+                }
+            },
+            Style::Quoted => match yaml11_bool(s.trim()).or_else(|| {
+                let t = s.trim();
+                if t.eq_ignore_ascii_case("true") {
+                    Some(true)
+                } else if t.eq_ignore_ascii_case("false") {
+                    Some(false)
+                } else {
+                    None
+                }
+            }) {
+                Some(b) => {
+                    self.note(
+                        &v.pos(),
+                        format!("`{path}` is the string {}; read as {b}, but the API server rejects a string here (remove the quotes)", quote(s)),
+                    );
+                    Some(b)
+                }
+                None => {
+                    self.error(
+                        &v.pos(),
+                        format!(
+                            "`{path}` should be true or false, found the string {}",
+                            quote(s)
+                        ),
+                    );
+                    None
+                }
+            },
+        }
+    }
+
+    fn bool_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<bool> {
+        let v = self.at(parent, key, path)?;
+        self.bool_value(v, path)
+    }
+
+    fn time_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<Timestamp> {
+        let v = self.at(parent, key, path)?;
+        let Some((s, _)) = v.scalar() else {
+            self.error(
+                &v.pos(),
+                format!("`{path}` should be a time, found {}", v.shape().describe()),
+            );
+            return None;
+        };
+        let s = s.trim();
+        match s.parse::<Timestamp>() {
+            Ok(t) => Some(t),
+            Err(_) => {
+                self.error(&v.pos(), format!("`{path}` should be an RFC 3339 time such as 2024-05-01T12:00:00Z, found {}", quote(s)));
+                None
+            }
+        }
+    }
+
+    fn string_map(
+        &mut self,
+        parent: Option<N<'d, 'a>>,
+        key: &str,
+        path: &str,
+    ) -> BTreeMap<String, String> {
+        let mut map = BTreeMap::new();
+        let Some(m) = self.map_at(parent, key, path) else {
+            return map;
+        };
+        for (k, v) in m.entries() {
+            let Some((name, _)) = k.scalar() else {
+                continue;
+            };
+            let value = if v.is_null() {
+                String::new()
+            } else {
+                self.str_value(v, &format!("{path}.{name}"))
+                    .unwrap_or_default()
+            };
+            map.insert(name.to_string(), value);
+        }
+        map
+    }
+
+    /// Notes keys Kubernetes does not know at one level of a CronJob.
+    fn unknown_fields(&mut self, node: Option<N<'d, 'a>>, known: &[&str], path: &str) {
+        let Some(node) = node else { return };
+        for (k, _) in node.entries() {
+            let Some((key, _)) = k.scalar() else { continue };
+            if known.contains(&key) {
+                continue;
+            }
+            let full = if path.is_empty() {
+                key.to_string()
+            } else {
+                format!("{path}.{key}")
+            };
+            let hint = if path == JTS && key == "spec" {
+                Some(format!(
+                    "a pod template needs its own level: `{PT}.spec`, not `{JTS}.spec`"
+                ))
+            } else {
+                belongs_under(key, if path.is_empty() { "" } else { path })
+            };
+            let msg = match hint {
+                Some(h) => format!(
+                    "unknown field `{full}`: Kubernetes drops it or, with strict validation, rejects the manifest; {h}"
+                ),
+                None => format!(
+                    "unknown field `{full}`: Kubernetes drops it or, with strict validation, rejects the manifest"
+                ),
+            };
+            self.note(&k.pos(), msg);
+        }
+    }
+
+    fn origin(&mut self, node: N<'d, 'a>) -> Origin {
+        Origin {
+            file: self.file.to_string(),
+            position: node.pos(),
+            fields: std::mem::take(&mut self.fields),
+        }
+    }
+
+    fn meta(&mut self, obj: N<'d, 'a>) -> ObjectMeta {
+        let m = self.map_at(Some(obj), "metadata", "metadata");
+        let mut meta = ObjectMeta {
+            name: self.string_at(m, "name", "metadata.name"),
+            namespace: self.string_at(m, "namespace", "metadata.namespace"),
+            uid: self.string_at(m, "uid", "metadata.uid"),
+            resource_version: self.string_at(m, "resourceVersion", "metadata.resourceVersion"),
+            creation_timestamp: self.time_at(m, "creationTimestamp", "metadata.creationTimestamp"),
+            deletion_timestamp: self.time_at(m, "deletionTimestamp", "metadata.deletionTimestamp"),
+            labels: self.string_map(m, "labels", "metadata.labels"),
+            annotations: self.string_map(m, "annotations", "metadata.annotations"),
+            ..ObjectMeta::default()
+        };
+        if let Some(refs) = self.seq_at(m, "ownerReferences", "metadata.ownerReferences") {
+            let record = std::mem::replace(&mut self.record, false);
+            for r in refs.items().filter(N::is_map) {
+                let r = Some(r);
+                let p = "metadata.ownerReferences[]";
+                meta.owner_references.push(OwnerReference {
+                    api_version: self.string_at(r, "apiVersion", &format!("{p}.apiVersion")),
+                    kind: self.string_at(r, "kind", &format!("{p}.kind")),
+                    name: self.string_at(r, "name", &format!("{p}.name")),
+                    uid: self.string_at(r, "uid", &format!("{p}.uid")),
+                    controller: self
+                        .bool_at(r, "controller", &format!("{p}.controller"))
+                        .unwrap_or(false),
+                });
+            }
+            self.record = record;
+        }
+        if let Some(mf) = m.and_then(|m| m.get("managedFields")).map(|(_, v)| v) {
+            let record = std::mem::replace(&mut self.record, false);
+            for e in mf.items().filter(N::is_map) {
+                let sets_suspend = e
+                    .get("fieldsV1")
+                    .and_then(|(_, f)| f.get("f:spec"))
+                    .and_then(|(_, s)| s.get("f:suspend"))
+                    .is_some();
+                if sets_suspend {
+                    let e = Some(e);
+                    let p = "metadata.managedFields[]";
+                    meta.suspend_managers.push(FieldManagerEntry {
+                        manager: self.string_at(e, "manager", &format!("{p}.manager")),
+                        operation: self.string_at(e, "operation", &format!("{p}.operation")),
+                        time: self.time_at(e, "time", &format!("{p}.time")),
+                    });
+                }
+            }
+            self.record = record;
+        }
+        meta
+    }
+
+    fn cron_job(
+        &mut self,
+        obj: N<'d, 'a>,
+        api_version: &str,
+        api_node: Option<N<'d, 'a>>,
+    ) -> CronJob {
+        let _ = self.at(Some(obj), "kind", "kind");
+        let _ = self.at(Some(obj), "apiVersion", "apiVersion");
+        let api_pos = api_node.map_or_else(|| obj.pos(), |n| n.pos());
+        match api_version {
+            "batch/v1" => {}
+            "batch/v1beta1" => self.note(
+                &api_pos,
+                "apiVersion batch/v1beta1 for CronJob was removed in Kubernetes 1.25 (deprecated since 1.21); use batch/v1",
+            ),
+            "batch/v2alpha1" => self.note(
+                &api_pos,
+                "apiVersion batch/v2alpha1 for CronJob was an alpha API, removed in Kubernetes 1.21; use batch/v1",
+            ),
+            "" => self.note(&api_pos, "CronJob without `apiVersion` (the API server rejects it); read as batch/v1"),
+            other if other.starts_with("batch/") => self.note(
+                &api_pos,
+                format!("unknown apiVersion `{other}` for CronJob (served versions: batch/v1); read as batch/v1"),
+            ),
+            other => self.note(
+                &api_pos,
+                format!("CronJob is served by apiVersion batch/v1, not `{other}` (the API server rejects this); read as batch/v1"),
+            ),
+        }
+        self.unknown_fields(Some(obj), CRONJOB_TOP, "");
+        let meta = self.meta(obj);
+        let spec = self.map_at(Some(obj), "spec", "spec");
+        self.unknown_fields(spec, CRONJOB_SPEC, "spec");
+        let concurrency_policy =
+            match self.str_at(spec, "concurrencyPolicy", "spec.concurrencyPolicy") {
+                None => ConcurrencyPolicy::Allow,
+                Some(p) => match p.as_str() {
+                    "Allow" => ConcurrencyPolicy::Allow,
+                    "Forbid" => ConcurrencyPolicy::Forbid,
+                    "Replace" => ConcurrencyPolicy::Replace,
+                    _ => ConcurrencyPolicy::Other(p),
+                },
+            };
+        let mut cj_spec = CronJobSpec {
+            schedule: self.str_at(spec, "schedule", "spec.schedule"),
+            time_zone: self.str_at(spec, "timeZone", "spec.timeZone"),
+            starting_deadline_seconds: self.int_at(
+                spec,
+                "startingDeadlineSeconds",
+                "spec.startingDeadlineSeconds",
+            ),
+            concurrency_policy,
+            suspend: self
+                .bool_at(spec, "suspend", "spec.suspend")
+                .unwrap_or(false),
+            successful_jobs_history_limit: self.int_at(
+                spec,
+                "successfulJobsHistoryLimit",
+                "spec.successfulJobsHistoryLimit",
+            ),
+            failed_jobs_history_limit: self.int_at(
+                spec,
+                "failedJobsHistoryLimit",
+                "spec.failedJobsHistoryLimit",
+            ),
+            job_template: JobTemplate::default(),
+        };
+        let jt = self.map_at(spec, "jobTemplate", JT);
+        self.unknown_fields(jt, TEMPLATE, JT);
+        let jt_meta = self.map_at(jt, "metadata", "spec.jobTemplate.metadata");
+        cj_spec.job_template.labels =
+            self.string_map(jt_meta, "labels", "spec.jobTemplate.metadata.labels");
+        cj_spec.job_template.annotations = self.string_map(
+            jt_meta,
+            "annotations",
+            "spec.jobTemplate.metadata.annotations",
+        );
+        let jts = self.map_at(jt, "spec", JTS);
+        self.unknown_fields(jts, JOB_SPEC, JTS);
+        let (job_spec, has_template) = self.job_spec(jts, JTS);
+        cj_spec.job_template.spec = job_spec;
+        cj_spec.job_template.has_pod_template = has_template;
+
+        let st = self.map_at(Some(obj), "status", "status");
+        let mut status = CronJobStatus {
+            last_schedule_time: self.time_at(st, "lastScheduleTime", "status.lastScheduleTime"),
+            last_successful_time: self.time_at(
+                st,
+                "lastSuccessfulTime",
+                "status.lastSuccessfulTime",
+            ),
+            active: Vec::new(),
+        };
+        if let Some(active) = self.seq_at(st, "active", "status.active") {
+            let record = std::mem::replace(&mut self.record, false);
+            for a in active.items().filter(N::is_map) {
+                let a = Some(a);
+                status.active.push(ObjectReference {
+                    name: self.string_at(a, "name", "status.active[].name"),
+                    namespace: self.string_at(a, "namespace", "status.active[].namespace"),
+                    uid: self.string_at(a, "uid", "status.active[].uid"),
+                });
+            }
+            self.record = record;
+        }
+        CronJob {
+            api_version: api_version.to_string(),
+            meta,
+            spec: cj_spec,
+            status,
+            origin: Some(self.origin(obj)),
+        }
+    }
+
+    /// A Job spec at `prefix` (`spec` for a Job, `spec.jobTemplate.spec` for a CronJob), and
+    /// whether it has a pod `template`.
+    fn job_spec(&mut self, s: Option<N<'d, 'a>>, prefix: &str) -> (JobSpec, bool) {
+        let p = |f: &str| format!("{prefix}.{f}");
+        let mut spec = JobSpec {
+            backoff_limit: self.int_at(s, "backoffLimit", &p("backoffLimit")),
+            backoff_limit_per_index: self.int_at(
+                s,
+                "backoffLimitPerIndex",
+                &p("backoffLimitPerIndex"),
+            ),
+            active_deadline_seconds: self.int_at(
+                s,
+                "activeDeadlineSeconds",
+                &p("activeDeadlineSeconds"),
+            ),
+            ttl_seconds_after_finished: self.int_at(
+                s,
+                "ttlSecondsAfterFinished",
+                &p("ttlSecondsAfterFinished"),
+            ),
+            parallelism: self.int_at(s, "parallelism", &p("parallelism")),
+            completions: self.int_at(s, "completions", &p("completions")),
+            suspend: self.bool_at(s, "suspend", &p("suspend")),
+            has_pod_failure_policy: self
+                .at(s, "podFailurePolicy", &p("podFailurePolicy"))
+                .is_some(),
+            restart_policy: None,
+            containers: Vec::new(),
+        };
+        let tpl_path = p("template");
+        let template = self.map_at(s, "template", &tpl_path);
+        if prefix == JTS {
+            self.unknown_fields(template, TEMPLATE, PT);
+        }
+        let pod_path = format!("{tpl_path}.spec");
+        let pod = self.map_at(template, "spec", &pod_path);
+        spec.restart_policy =
+            self.str_at(pod, "restartPolicy", &format!("{pod_path}.restartPolicy"));
+        let cpath = format!("{pod_path}.containers");
+        if let Some(cs) = self.seq_at(pod, "containers", &cpath) {
+            for (i, c) in cs.items().enumerate() {
+                let ipath = format!("{cpath}.{i}");
+                if self.record {
+                    self.fields.insert(ipath.clone(), c.pos());
+                }
+                if !c.is_map() {
+                    if !c.is_null() {
+                        self.error(
+                            &c.pos(),
+                            format!(
+                                "`{ipath}` should be a mapping (a container), found {}",
+                                c.shape().describe()
+                            ),
+                        );
+                    }
+                    continue;
+                }
+                let c = Some(c);
+                spec.containers.push(Container {
+                    name: self.string_at(c, "name", &format!("{ipath}.name")),
+                    image: self.string_at(c, "image", &format!("{ipath}.image")),
+                });
+            }
+        }
+        (spec, template.is_some())
+    }
+
+    fn conditions(&mut self, parent: Option<N<'d, 'a>>, path: &str) -> Vec<Condition> {
+        let mut out = Vec::new();
+        let Some(cs) = self.seq_at(parent, "conditions", path) else {
+            return out;
+        };
+        for c in cs.items().filter(N::is_map) {
+            let c = Some(c);
+            out.push(Condition {
+                type_: self.string_at(c, "type", &format!("{path}[].type")),
+                status: self.string_at(c, "status", &format!("{path}[].status")),
+                reason: self.string_at(c, "reason", &format!("{path}[].reason")),
+                message: self.string_at(c, "message", &format!("{path}[].message")),
+                last_transition_time: self.time_at(
+                    c,
+                    "lastTransitionTime",
+                    &format!("{path}[].lastTransitionTime"),
+                ),
+            });
+        }
+        out
+    }
+
+    fn job(&mut self, obj: N<'d, 'a>) -> Job {
+        let _ = self.at(Some(obj), "kind", "kind");
+        let _ = self.at(Some(obj), "apiVersion", "apiVersion");
+        let meta = self.meta(obj);
+        let spec = self.map_at(Some(obj), "spec", "spec");
+        let (spec, _) = self.job_spec(spec, "spec");
+        let st = self.map_at(Some(obj), "status", "status");
+        let status = JobStatus {
+            start_time: self.time_at(st, "startTime", "status.startTime"),
+            completion_time: self.time_at(st, "completionTime", "status.completionTime"),
+            active: self.int_at(st, "active", "status.active").unwrap_or(0),
+            succeeded: self
+                .int_at(st, "succeeded", "status.succeeded")
+                .unwrap_or(0),
+            failed: self.int_at(st, "failed", "status.failed").unwrap_or(0),
+            conditions: self.conditions(st, "status.conditions"),
+        };
+        Job {
+            meta,
+            spec,
+            status,
+            origin: Some(self.origin(obj)),
+        }
+    }
+
+    fn container_state(
+        &mut self,
+        parent: Option<N<'d, 'a>>,
+        key: &str,
+        path: &str,
+    ) -> ContainerState {
+        let mut out = ContainerState::default();
+        let Some(s) = self.map_at(parent, key, path) else {
+            return out;
+        };
+        for (k, v) in s.entries() {
+            let Some((which, _)) = k.scalar() else {
+                continue;
+            };
+            if !matches!(which, "waiting" | "running" | "terminated") {
+                continue;
+            }
+            out.state = which.to_string();
+            let v = v.is_map().then_some(v);
+            let p = format!("{path}.{which}");
+            out.reason = self.string_at(v, "reason", &format!("{p}.reason"));
+            out.message = self.string_at(v, "message", &format!("{p}.message"));
+            match which {
+                "terminated" => {
+                    out.exit_code = self.int_at(v, "exitCode", &format!("{p}.exitCode"));
+                    out.at = self
+                        .time_at(v, "finishedAt", &format!("{p}.finishedAt"))
+                        .or_else(|| self.time_at(v, "startedAt", &format!("{p}.startedAt")));
+                }
+                "running" => out.at = self.time_at(v, "startedAt", &format!("{p}.startedAt")),
+                _ => {}
+            }
+            break;
+        }
+        out
+    }
+
+    fn container_statuses(&mut self, st: Option<N<'d, 'a>>, key: &str) -> Vec<ContainerStatus> {
+        let mut out = Vec::new();
+        let path = format!("status.{key}");
+        let Some(cs) = self.seq_at(st, key, &path) else {
+            return out;
+        };
+        for c in cs.items().filter(N::is_map) {
+            let c = Some(c);
+            let p = format!("{path}[]");
+            out.push(ContainerStatus {
+                name: self.string_at(c, "name", &format!("{p}.name")),
+                image: self.string_at(c, "image", &format!("{p}.image")),
+                ready: self
+                    .bool_at(c, "ready", &format!("{p}.ready"))
+                    .unwrap_or(false),
+                restart_count: self
+                    .int_at(c, "restartCount", &format!("{p}.restartCount"))
+                    .unwrap_or(0),
+                state: self.container_state(c, "state", &format!("{p}.state")),
+                last_state: self.container_state(c, "lastState", &format!("{p}.lastState")),
+            });
+        }
+        out
+    }
+
+    fn pod(&mut self, obj: N<'d, 'a>) -> Pod {
+        let meta = self.meta(obj);
+        let spec = self.map_at(Some(obj), "spec", "spec");
+        let st = self.map_at(Some(obj), "status", "status");
+        Pod {
+            meta,
+            phase: self.string_at(st, "phase", "status.phase"),
+            reason: self.string_at(st, "reason", "status.reason"),
+            message: self.string_at(st, "message", "status.message"),
+            node_name: self.string_at(spec, "nodeName", "spec.nodeName"),
+            start_time: self.time_at(st, "startTime", "status.startTime"),
+            conditions: self.conditions(st, "status.conditions"),
+            init_container_statuses: self.container_statuses(st, "initContainerStatuses"),
+            container_statuses: self.container_statuses(st, "containerStatuses"),
+        }
+    }
+
+    fn involved(&mut self, parent: Option<N<'d, 'a>>, key: &str) -> InvolvedObject {
+        let o = self.map_at(parent, key, key);
+        InvolvedObject {
+            kind: self.string_at(o, "kind", &format!("{key}.kind")),
+            name: self.string_at(o, "name", &format!("{key}.name")),
+            namespace: self.string_at(o, "namespace", &format!("{key}.namespace")),
+            uid: self.string_at(o, "uid", &format!("{key}.uid")),
+        }
+    }
+
+    /// Core `v1` Events and `events.k8s.io` Events (whose `regarding`, `note`,
+    /// `deprecated*` and `series` fields map onto the core names).
+    fn event(&mut self, obj: N<'d, 'a>, api_version: &str) -> Event {
+        let o = Some(obj);
+        let meta = self.meta(obj);
+        let new_api = api_version.starts_with("events.k8s.io/");
+        let series = self.map_at(o, "series", "series");
+        let series_count = self.int_at(series, "count", "series.count");
+        let series_last = self.time_at(series, "lastObservedTime", "series.lastObservedTime");
+        let event_time = self.time_at(o, "eventTime", "eventTime");
+        let type_ = self.string_at(o, "type", "type");
+        let reason = self.string_at(o, "reason", "reason");
+        if new_api {
+            let involved = self.involved(o, "regarding");
+            let message = self.string_at(o, "note", "note");
+            let count = self.int_at(o, "deprecatedCount", "deprecatedCount");
+            let first = self.time_at(o, "deprecatedFirstTimestamp", "deprecatedFirstTimestamp");
+            let last = self.time_at(o, "deprecatedLastTimestamp", "deprecatedLastTimestamp");
+            let controller = self.string_at(o, "reportingController", "reportingController");
+            let src = self.map_at(o, "deprecatedSource", "deprecatedSource");
+            let component = self.string_at(src, "component", "deprecatedSource.component");
+            Event {
+                meta,
+                involved_object: involved,
+                type_,
+                reason,
+                message,
+                count: series_count.or(count).unwrap_or(1),
+                first_timestamp: first.or(event_time),
+                last_timestamp: series_last.or(last).or(event_time),
+                source: if controller.is_empty() {
+                    component
+                } else {
+                    controller
+                },
+            }
+        } else {
+            let involved = self.involved(o, "involvedObject");
+            let message = self.string_at(o, "message", "message");
+            let count = self.int_at(o, "count", "count");
+            let first = self.time_at(o, "firstTimestamp", "firstTimestamp");
+            let last = self.time_at(o, "lastTimestamp", "lastTimestamp");
+            let src = self.map_at(o, "source", "source");
+            let component = self.string_at(src, "component", "source.component");
+            let controller = self.string_at(o, "reportingComponent", "reportingComponent");
+            Event {
+                meta,
+                involved_object: involved,
+                type_,
+                reason,
+                message,
+                count: count.or(series_count).unwrap_or(1),
+                first_timestamp: first.or(event_time),
+                last_timestamp: last.or(series_last).or(event_time),
+                source: if component.is_empty() {
+                    controller
+                } else {
+                    component
+                },
+            }
+        }
+    }
+}
