@@ -3,5 +3,46 @@
 
 use super::Rule;
 
+mod common;
+mod cron_items;
+mod dst_shared;
+mod step_traps;
+
+mod concurrency_policy_invalid;
+mod deprecated_api_version;
+mod dom_dow_or;
+mod dst_gap;
+mod dst_repeat;
+mod every_schedule;
+mod history_limit_zero;
+mod invalid_schedule;
+mod name_too_long;
+mod never_fires;
+mod no_time_zone;
+mod pod_template_missing;
+mod restart_policy_invalid;
+mod schedule_missing;
+mod suspicious_schedule;
+mod tz_in_schedule;
+mod unknown_time_zone;
+
 /// This group's rules; the registry merges and orders all groups by id.
-pub static RULES: &[&Rule] = &[];
+pub static RULES: &[&Rule] = &[
+    &schedule_missing::RULE,
+    &invalid_schedule::RULE,
+    &unknown_time_zone::RULE,
+    &never_fires::RULE,
+    &restart_policy_invalid::RULE,
+    &pod_template_missing::RULE,
+    &concurrency_policy_invalid::RULE,
+    &name_too_long::RULE,
+    &deprecated_api_version::RULE,
+    &tz_in_schedule::RULE,
+    &dst_gap::RULE,
+    &dst_repeat::RULE,
+    &suspicious_schedule::RULE,
+    &dom_dow_or::RULE,
+    &every_schedule::RULE,
+    &no_time_zone::RULE,
+    &history_limit_zero::RULE,
+];

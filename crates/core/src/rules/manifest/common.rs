@@ -1,0 +1,196 @@
+//! Helpers shared by the manifest rules: the API server's field-error texts (apimachinery
+//! `field.Error`), Go's `%q`, the five fields of a schedule as written, merge patches of
+//! `spec.schedule`, and zone-name suggestions from the bundled tz database.
+
+use jiff::tz::TimeZoneDatabase;
+
+use crate::model::CronJob;
+use crate::rules::Context;
+
+/// Go's `%q` (`strconv.Quote`) for strings that appear in API and event messages. A copy of
+/// the replay's private helper (printability per Go's `unicode.IsPrint` for the characters
+/// that plausibly occur in a manifest).
+pub(super) fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c if matches!(c as u32, 0x80..=0xa0 | 0xad | 0x1680 | 0x2000..=0x200f | 0x2028..=0x202f
+                | 0x205f..=0x206f | 0x3000 | 0xfeff | 0xfff9..=0xfffb | 0xe000..=0xf8ff) =>
+            {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `field.Invalid` on a string value: `<path>: Invalid value: "<v>": <detail>`.
+pub(super) fn invalid(path: &str, value: &str, detail: &str) -> String {
+    format!("{path}: Invalid value: {}: {detail}", go_quote(value))
+}
+
+/// `field.NotSupported` on a string value.
+pub(super) fn not_supported(path: &str, value: &str, valid: &[&str]) -> String {
+    let quoted: Vec<String> = valid.iter().map(|v| go_quote(v)).collect();
+    format!(
+        "{path}: Unsupported value: {}: supported values: {}",
+        go_quote(value),
+        quoted.join(", ")
+    )
+}
+
+/// A note for values that still hold a templating placeholder (`${VAR}`, `{{ .Values.x }}`).
+pub(super) fn placeholder_note(s: &str) -> &'static str {
+    if s.contains("${") || s.contains("{{") || s.contains("$(") {
+        " (an unsubstituted template placeholder?)"
+    } else {
+        ""
+    }
+}
+
+/// A JSON string literal.
+pub(super) fn json_str(s: &str) -> String {
+    serde_json::Value::String(s.to_string()).to_string()
+}
+
+/// `kubectl patch … -p '{"spec":{"schedule":"…"}}'`, unless the shell quoting would break.
+pub(super) fn schedule_patch(ctx: &Context, schedule: &str) -> Option<String> {
+    (!schedule.contains('\'')).then(|| {
+        ctx.patch(&format!(
+            r#"{{"spec":{{"schedule":{}}}}}"#,
+            json_str(schedule)
+        ))
+    })
+}
+
+/// True for an object read from a cluster (or dumped from one): it exists, so create-time
+/// validation no longer applies to it.
+pub(super) fn is_live(cj: &CronJob) -> bool {
+    !cj.meta.uid.is_empty()
+        || cj.meta.creation_timestamp.is_some()
+        || !cj.meta.resource_version.is_empty()
+}
+
+/// A five-field schedule as written: the optional `TZ=`/`CRON_TZ=` prefix and the fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Fields<'a> {
+    pub prefix: Option<&'a str>,
+    pub fields: [&'a str; 5],
+}
+
+impl<'a> Fields<'a> {
+    /// Split like robfig (prefix up to the first space, then whitespace-separated fields).
+    /// None for descriptors and anything that is not five fields.
+    pub fn split(raw: &'a str) -> Option<Fields<'a>> {
+        let (prefix, rest) = if raw.starts_with("TZ=") || raw.starts_with("CRON_TZ=") {
+            let sp = raw.find(' ')?;
+            (Some(&raw[..sp]), &raw[sp..])
+        } else {
+            (None, raw)
+        };
+        let v: Vec<&str> = rest.split_whitespace().collect();
+        let fields: [&str; 5] = v.try_into().ok()?;
+        Some(Fields { prefix, fields })
+    }
+
+    /// The schedule with field `i` replaced (single spaces, prefix kept).
+    pub fn with(&self, i: usize, token: &str) -> String {
+        let mut f = self.fields;
+        f[i] = token;
+        let body = f.join(" ");
+        match self.prefix {
+            Some(p) => format!("{p} {body}"),
+            None => body,
+        }
+    }
+}
+
+/// Zone names of the bundled database that differ from `name` only in case (or in spaces
+/// written for underscores): `europe/berlin` → `Europe/Berlin`, `America/New York` →
+/// `America/New_York`.
+pub(super) fn zone_suggestion(name: &str) -> Option<String> {
+    let want = name.trim().replace(' ', "_").to_ascii_lowercase();
+    if want.is_empty() {
+        return None;
+    }
+    let db = TimeZoneDatabase::bundled();
+    let found = db
+        .available()
+        .map(|n| n.as_str().to_string())
+        .find(|n| n.to_ascii_lowercase() == want)?;
+    (found != name && schedule::load_location(&found).is_ok()).then_some(found)
+}
+
+/// A zone name that is safe to put in spec.timeZone for "the controller's zone".
+pub(super) fn controller_zone_for_patch(ctx: &Context) -> String {
+    let n = ctx.controller_zone_name;
+    match schedule::load_location(n) {
+        Ok(Some(loc)) if !n.is_empty() => loc.name,
+        _ => "UTC".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_errors_read_like_apimachinery() {
+        assert_eq!(
+            invalid(
+                "spec.schedule",
+                "0 0 * * 7",
+                "end of range (7) above maximum (6): 7"
+            ),
+            r#"spec.schedule: Invalid value: "0 0 * * 7": end of range (7) above maximum (6): 7"#
+        );
+        assert_eq!(
+            not_supported(
+                "spec.concurrencyPolicy",
+                "forbid",
+                &["Allow", "Forbid", "Replace"]
+            ),
+            r#"spec.concurrencyPolicy: Unsupported value: "forbid": supported values: "Allow", "Forbid", "Replace""#
+        );
+        assert_eq!(go_quote("a\tb\"c"), r#""a\tb\"c""#);
+    }
+
+    #[test]
+    fn fields_keep_the_prefix() {
+        let f = Fields::split("CRON_TZ=Asia/Tokyo  * */5 * * *").unwrap();
+        assert_eq!(f.prefix, Some("CRON_TZ=Asia/Tokyo"));
+        assert_eq!(f.with(0, "0"), "CRON_TZ=Asia/Tokyo 0 */5 * * *");
+        assert!(Fields::split("@daily").is_none());
+        assert!(Fields::split("TZ=UTC").is_none());
+    }
+
+    #[test]
+    fn zone_suggestions_fix_case_and_spaces() {
+        assert_eq!(
+            zone_suggestion("europe/berlin").as_deref(),
+            Some("Europe/Berlin")
+        );
+        assert_eq!(
+            zone_suggestion("America/New York").as_deref(),
+            Some("America/New_York")
+        );
+        assert_eq!(zone_suggestion("utc").as_deref(), Some("UTC"));
+        assert_eq!(zone_suggestion("Europe/Berlin"), None);
+        assert_eq!(zone_suggestion("Mars/Olympus_Mons"), None);
+    }
+}
