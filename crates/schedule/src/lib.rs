@@ -14,6 +14,16 @@
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
+mod go_duration;
+mod go_print_table;
+mod go_text;
+mod go_time;
+mod location;
+mod next;
+mod parse;
+mod skip;
+mod zone_memo;
+
 /// The star bit robfig keeps in bit 63 of a field (set by `*`, `?`, `*/1` and descriptors).
 pub const STAR_BIT: u64 = 1 << 63;
 
@@ -76,22 +86,31 @@ pub struct ParseError {
 
 /// Parse exactly as robfig/cron v3.0.1 `ParseStandard`.
 pub fn parse_standard(spec: &str) -> Result<Schedule, ParseError> {
-    let _ = spec;
-    unimplemented!("engine: parse_standard")
+    parse::parse_standard(spec)
 }
 
 /// Go's `time.LoadLocation`: `Ok(None)` means `time.Local`; errors carry Go's text
 /// (`unknown time zone X`, `time: invalid location name`).
 pub fn load_location(name: &str) -> Result<Option<Location>, String> {
-    let _ = name;
-    unimplemented!("engine: load_location")
+    location::load_location(name)
 }
 
 impl Schedule {
     /// First activation strictly after `after`; `local` is the zone `Local` schedules use.
     /// `None` where robfig returns the zero time.
+    ///
+    /// Results beyond jiff's range (Go's is wider) saturate at `Timestamp::MAX`.
     pub fn next(&self, after: Timestamp, local: &TimeZone) -> Option<Timestamp> {
-        let _ = (after, local);
-        unimplemented!("engine: next")
+        match &self.kind {
+            ScheduleKind::Spec(s) => {
+                let tz = match &self.zone {
+                    ScheduleZone::Local => local,
+                    ScheduleZone::Fixed(loc) => &loc.tz,
+                };
+                next::spec_next(s, after, tz)
+            }
+            // robfig's ConstantDelaySchedule has no location: DST cannot affect it.
+            ScheduleKind::Every(d) => Some(next::every_next(d, after)),
+        }
     }
 }
