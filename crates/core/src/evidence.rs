@@ -45,30 +45,35 @@ pub fn job_duration(j: &Job, now: Timestamp) -> Option<i64> {
     let start = job_start(j)?;
     let end = match job_state(j) {
         JobState::Running => now,
-        _ => j
-            .status
-            .completion_time
-            .or_else(|| {
-                j.status
-                    .conditions
-                    .iter()
-                    .filter(|c| c.status == "True" && (c.type_ == "Failed" || c.type_ == "Complete"))
-                    .find_map(|c| c.last_transition_time)
-            })?,
+        _ => j.status.completion_time.or_else(|| {
+            j.status
+                .conditions
+                .iter()
+                .filter(|c| c.status == "True" && (c.type_ == "Failed" || c.type_ == "Complete"))
+                .find_map(|c| c.last_transition_time)
+        })?,
     };
     Some((end.as_second() - start.as_second()).max(0))
 }
 
 fn container_problem(c: &ContainerStatus) -> Option<String> {
     let s = &c.state;
-    if s.state == "waiting" && !s.reason.is_empty() && s.reason != "ContainerCreating" && s.reason != "PodInitializing" {
+    if s.state == "waiting"
+        && !s.reason.is_empty()
+        && s.reason != "ContainerCreating"
+        && s.reason != "PodInitializing"
+    {
         let mut text = format!("container {} {}", c.name, s.reason);
         if s.reason.contains("ImagePull") || s.reason == "InvalidImageName" {
             text = format!("cannot pull {} — {}", c.image, s.reason);
         }
         if c.last_state.reason == "OOMKilled" {
             text.push_str(" (last exit: OOMKilled)");
-        } else if let Some(code) = c.last_state.exit_code.filter(|_| c.last_state.state == "terminated") {
+        } else if let Some(code) = c
+            .last_state
+            .exit_code
+            .filter(|_| c.last_state.state == "terminated")
+        {
             text.push_str(&format!(" (last exit code {code})"));
         }
         return Some(text);
@@ -77,8 +82,14 @@ fn container_problem(c: &ContainerStatus) -> Option<String> {
         return Some(format!(
             "container {} terminated: {}{}",
             c.name,
-            if s.reason.is_empty() { "Error" } else { &s.reason },
-            s.exit_code.map(|c| format!(" (exit code {c})")).unwrap_or_default()
+            if s.reason.is_empty() {
+                "Error"
+            } else {
+                &s.reason
+            },
+            s.exit_code
+                .map(|c| format!(" (exit code {c})"))
+                .unwrap_or_default()
         ));
     }
     None
@@ -86,23 +97,45 @@ fn container_problem(c: &ContainerStatus) -> Option<String> {
 
 /// Why a Pod is not making progress, in one phrase, or None when nothing looks wrong.
 pub fn pod_problem(p: &Pod, now: Timestamp) -> Option<String> {
-    if let Some(del) = p.meta.deletion_timestamp {
-        if now.as_second() - del.as_second() > 60 {
-            let node = if p.node_name.is_empty() { String::new() } else { format!(" on node {}", p.node_name) };
-            return Some(format!(
-                "stuck Terminating{node} for {} (a lost node or a finalizer)",
-                human_duration(now.as_second() - del.as_second())
-            ));
-        }
+    if let Some(del) = p
+        .meta
+        .deletion_timestamp
+        .filter(|d| now.as_second() - d.as_second() > 60)
+    {
+        let node = if p.node_name.is_empty() {
+            String::new()
+        } else {
+            format!(" on node {}", p.node_name)
+        };
+        return Some(format!(
+            "stuck Terminating{node} for {} (a lost node or a finalizer)",
+            human_duration(now.as_second() - del.as_second())
+        ));
     }
-    for c in p.init_container_statuses.iter().chain(&p.container_statuses) {
+    for c in p
+        .init_container_statuses
+        .iter()
+        .chain(&p.container_statuses)
+    {
         if let Some(t) = container_problem(c) {
             return Some(t);
         }
     }
-    if let Some(c) = p.conditions.iter().find(|c| c.type_ == "PodScheduled" && c.status == "False") {
-        let reason = if c.reason.is_empty() { "Unschedulable" } else { &c.reason };
-        let msg = if c.message.is_empty() { String::new() } else { format!(": {}", c.message) };
+    if let Some(c) = p
+        .conditions
+        .iter()
+        .find(|c| c.type_ == "PodScheduled" && c.status == "False")
+    {
+        let reason = if c.reason.is_empty() {
+            "Unschedulable"
+        } else {
+            &c.reason
+        };
+        let msg = if c.message.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", c.message)
+        };
         return Some(format!("{reason}{msg}"));
     }
     if p.phase == "Failed" && !p.reason.is_empty() {
@@ -114,8 +147,15 @@ pub fn pod_problem(p: &Pod, now: Timestamp) -> Option<String> {
 /// Like [`pod_problem`], prefixed with the pod name and the time the problem is visible since.
 pub fn pod_problem_line(p: &Pod, now: Timestamp, tz: &jiff::tz::TimeZone) -> Option<String> {
     let problem = pod_problem(p, now)?;
-    let since = p.start_time.or(p.meta.creation_timestamp).map(|t| format!(" (pod started {})", show_time(t, tz)));
-    Some(format!("pod {}: {problem}{}", p.meta.name, since.unwrap_or_default()))
+    let since = p
+        .start_time
+        .or(p.meta.creation_timestamp)
+        .map(|t| format!(" (pod started {})", show_time(t, tz)));
+    Some(format!(
+        "pod {}: {problem}{}",
+        p.meta.name,
+        since.unwrap_or_default()
+    ))
 }
 
 #[cfg(test)]
@@ -134,7 +174,11 @@ mod tests {
             container_statuses: vec![ContainerStatus {
                 name: "backup".into(),
                 image: "registry.example/backup:2.0".into(),
-                state: ContainerState { state: "waiting".into(), reason: "ImagePullBackOff".into(), ..Default::default() },
+                state: ContainerState {
+                    state: "waiting".into(),
+                    reason: "ImagePullBackOff".into(),
+                    ..Default::default()
+                },
                 ..Default::default()
             }],
             ..Default::default()
@@ -158,9 +202,16 @@ mod tests {
             }],
             ..Default::default()
         };
-        assert!(pod_problem(&p, ts("2026-11-20T12:00:00Z")).unwrap().starts_with("Unschedulable: 0/3 nodes"));
+        assert!(
+            pod_problem(&p, ts("2026-11-20T12:00:00Z"))
+                .unwrap()
+                .starts_with("Unschedulable: 0/3 nodes")
+        );
         let p = Pod {
-            meta: ObjectMeta { deletion_timestamp: Some(ts("2026-11-20T00:00:00Z")), ..Default::default() },
+            meta: ObjectMeta {
+                deletion_timestamp: Some(ts("2026-11-20T00:00:00Z")),
+                ..Default::default()
+            },
             node_name: "node-7".into(),
             ..Default::default()
         };
@@ -168,6 +219,9 @@ mod tests {
             pod_problem(&p, ts("2026-11-20T12:00:00Z")).as_deref(),
             Some("stuck Terminating on node node-7 for 12h (a lost node or a finalizer)")
         );
-        assert_eq!(pod_problem(&Pod::default(), ts("2026-11-20T12:00:00Z")), None);
+        assert_eq!(
+            pod_problem(&Pod::default(), ts("2026-11-20T12:00:00Z")),
+            None
+        );
     }
 }

@@ -298,3 +298,26 @@ fn replay_bounded_work_for_long_gaps_and_manifests() {
         started.elapsed()
     );
 }
+
+/// `@every` is anchored at lastScheduleTime (else creation), not at the clock: E9's chain.
+#[test]
+fn replay_every_slots_follow_the_anchor_not_the_clock() {
+    let yaml = r#"
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: cj, namespace: default, creationTimestamp: "2024-01-01T08:00:30Z"}
+spec:
+  schedule: "@every 1h"
+  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}
+status:
+  lastScheduleTime: "2024-01-01T10:00:30Z"
+"#;
+    let loaded = doctor::source::parse_text("t.yaml", yaml);
+    let cj = &loaded.cron_jobs[0];
+    let now: jiff::Timestamp = "2024-01-01T10:20:00Z".parse().unwrap();
+    let r = doctor::replay::replay(&doctor::replay::ReplayInput::new(cj, None, now));
+    let next: Vec<String> = r.next_schedule_times(2).iter().map(|t| t.to_string()).collect();
+    assert_eq!(next, ["2024-01-01T11:00:30Z", "2024-01-01T12:00:30Z"]);
+    let last: Vec<String> = r.last_slots(2).iter().map(|t| t.to_string()).collect();
+    assert_eq!(last, ["2024-01-01T09:00:30Z", "2024-01-01T10:00:30Z"]);
+}

@@ -279,6 +279,7 @@ fn finish(
         time_zone_ignored: r.time_zone_ignored,
         notes: st.notes,
         schedule: r.schedule,
+        chain_anchor: st.last_schedule.map(|t| t.ts).or(Some(anchor.creation.ts)),
         now: input.now,
     }
 }

@@ -170,8 +170,21 @@ pub struct Replay {
     pub notes: Vec<String>,
     #[serde(skip)]
     pub(crate) schedule: Option<EffectiveSchedule>,
+    /// Where an `@every` chain starts: lastScheduleTime after this sync, else creation.
+    /// `@every` is not clock-aligned, so its slots are `anchor + k·delay`, not `Next(now)`.
+    #[serde(skip)]
+    pub(crate) chain_anchor: Option<Timestamp>,
     #[serde(skip)]
     pub(crate) now: Timestamp,
+}
+
+/// `@every` slots: `anchor + k·delay` for k ≥ 1 (robfig's ConstantDelaySchedule chained from
+/// the anchor, which the controller keeps in lastScheduleTime). Returns the delay and the index
+/// of the last slot at or before `now` (0 when none yet).
+fn every_chain(delay: i64, anchor: Timestamp, now: Timestamp) -> (i64, i64) {
+    let a = anchor.as_second();
+    let k = if now.as_second() < a { 0 } else { (now.as_second() - a) / delay };
+    (delay, k)
 }
 
 impl Replay {
@@ -179,14 +192,38 @@ impl Replay {
     /// (robfig `Next` in the controller's zone or `spec.timeZone`). Empty when the schedule
     /// could not be built (unknown zone, unparseable).
     pub fn next_schedule_times(&self, count: usize) -> Vec<Timestamp> {
+        if let Some((anchor, delay)) = self.every() {
+            let (d, k) = every_chain(delay, anchor, self.now);
+            return (1..=count as i64)
+                .filter_map(|i| {
+                    Timestamp::from_second(anchor.as_second().checked_add((k + i).checked_mul(d)?)?).ok()
+                })
+                .collect();
+        }
         self.schedule
             .as_ref()
             .map(|s| s.next_times(self.now, count))
             .unwrap_or_default()
     }
 
+    /// `(anchor, delay)` for an `@every` schedule.
+    fn every(&self) -> Option<(Timestamp, i64)> {
+        let s = self.schedule.as_ref()?;
+        match s.schedule.kind {
+            schedule::ScheduleKind::Every(c) => Some((self.chain_anchor?, c.delay_seconds.max(1))),
+            schedule::ScheduleKind::Spec(_) => None,
+        }
+    }
+
     /// The last `count` activations at or before `now` (for a timeline), oldest first.
     pub fn last_slots(&self, count: usize) -> Vec<Timestamp> {
+        if let Some((anchor, delay)) = self.every() {
+            let (d, k) = every_chain(delay, anchor, self.now);
+            let first = k - count as i64 + 1;
+            return (first..=k)
+                .filter_map(|i| Timestamp::from_second(anchor.as_second().checked_add(i.checked_mul(d)?)?).ok())
+                .collect();
+        }
         self.schedule
             .as_ref()
             .map(|s| s.last_slots(self.now, count))

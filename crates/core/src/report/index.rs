@@ -39,7 +39,9 @@ impl<'a> Index<'a> {
         let mut pods: HashMap<_, Vec<&Pod>> = HashMap::new();
         for p in &s.pods {
             if let Some(job) = p.job_name() {
-                pods.entry((namespace_of(&p.meta.namespace), job)).or_default().push(p);
+                pods.entry((namespace_of(&p.meta.namespace), job))
+                    .or_default()
+                    .push(p);
             }
         }
         let mut events: HashMap<_, Vec<&Event>> = HashMap::new();
@@ -49,20 +51,34 @@ impl<'a> Index<'a> {
             } else {
                 e.involved_object.namespace.as_str()
             };
-            events.entry((ns, e.involved_object.name.as_str())).or_default().push(e);
+            events
+                .entry((ns, e.involved_object.name.as_str()))
+                .or_default()
+                .push(e);
         }
-        Index { owned, manual, pods, events }
+        Index {
+            owned,
+            manual,
+            pods,
+            events,
+        }
     }
 
     /// Jobs the controller counts as `cj`'s.
     pub fn jobs_of(&self, cj: &CronJob) -> Vec<&'a Job> {
         let ns = namespace_of(&cj.meta.namespace);
-        self.owned.get(&(ns, cj.meta.name.as_str())).cloned().unwrap_or_default()
+        self.owned
+            .get(&(ns, cj.meta.name.as_str()))
+            .cloned()
+            .unwrap_or_default()
     }
 
     pub fn manual_jobs_of(&self, cj: &CronJob) -> Vec<&'a Job> {
         let ns = namespace_of(&cj.meta.namespace);
-        self.manual.get(&(ns, cj.meta.name.as_str())).cloned().unwrap_or_default()
+        self.manual
+            .get(&(ns, cj.meta.name.as_str()))
+            .cloned()
+            .unwrap_or_default()
     }
 
     pub fn pods_of(&self, ns: &str, job: &str) -> Vec<&'a Pod> {

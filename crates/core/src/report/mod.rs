@@ -108,7 +108,11 @@ pub struct CronJobReport {
 impl Report {
     /// Findings of every CronJob at or above `min`.
     pub fn count_at_least(&self, min: Severity) -> usize {
-        self.cron_jobs.iter().flat_map(|c| &c.findings).filter(|f| f.severity >= min).count()
+        self.cron_jobs
+            .iter()
+            .flat_map(|c| &c.findings)
+            .filter(|f| f.severity >= min)
+            .count()
     }
 }
 
@@ -136,12 +140,21 @@ pub fn build(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Re
             version: opts.version,
         };
         let rep = replay::replay(&input);
-        let effective = cj
-            .spec
-            .schedule
-            .as_deref()
-            .map(|s| format_schedule(s, cj.spec.time_zone.as_deref().filter(|_| !rep.time_zone_ignored)));
-        let parsed: Option<Result<Schedule, ParseError>> = effective.as_deref().map(schedule::parse_standard);
+        // The schedule as the controller parses it: the replay's own when it got that far
+        // (so an unloadable timeZone is never folded into a "bad location" parse error), else
+        // formatSchedule of the raw field for the rules that judge the schedule by itself.
+        let (effective, parsed): (Option<String>, Option<Result<Schedule, ParseError>>) =
+            match rep.effective() {
+                Some(e) => (Some(e.formatted.clone()), Some(Ok(e.schedule.clone()))),
+                None => {
+                    let tz = cj.spec.time_zone.as_deref().filter(|z| {
+                        !rep.time_zone_ignored && schedule::load_location(z).is_ok()
+                    });
+                    let f = cj.spec.schedule.as_deref().map(|s| format_schedule(s, tz));
+                    let p = f.as_deref().map(schedule::parse_standard);
+                    (f, p)
+                }
+            };
         let ctx = Context {
             cron_job: cj,
             namespace: &ns,
@@ -161,7 +174,11 @@ pub fn build(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Re
         let mut findings = rules::check_all(&ctx);
         if let Some(o) = &cj.origin {
             for f in &mut findings {
-                f.location = Some(f.field.map(|p| o.position_of(p)).unwrap_or_else(|| o.position.clone()));
+                f.location = Some(
+                    f.field
+                        .map(|p| o.position_of(p))
+                        .unwrap_or_else(|| o.position.clone()),
+                );
             }
         }
         let zone = ctx.schedule_zone().clone();
@@ -169,8 +186,13 @@ pub fn build(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Re
         let next = rep.next_schedule_times(5);
         let timeline = timeline::build(&ctx, opts.timeline);
         let description = ctx.parsed().map(|s| {
-            let shown = matches!(s.kind, schedule::ScheduleKind::Spec(_)).then_some(zone_name.as_str());
-            describe::describe(&s.kind, shown, s.next(opts.now, opts.controller_zone).is_some())
+            let shown =
+                matches!(s.kind, schedule::ScheduleKind::Spec(_)).then_some(zone_name.as_str());
+            describe::describe(
+                &s.kind,
+                shown,
+                s.next(opts.now, opts.controller_zone).is_some(),
+            )
         });
         let health = match findings.iter().map(|f| f.severity).max() {
             Some(Severity::Error) => Health::Error,
@@ -240,7 +262,10 @@ fn headline(ctx: &Context, findings: &[Finding], next: &[Timestamp], health: Hea
     match health {
         Health::Ok => format!("{name} is on schedule: {next_text}"),
         _ => {
-            let n = findings.iter().filter(|f| f.severity >= Severity::Warning).count();
+            let n = findings
+                .iter()
+                .filter(|f| f.severity >= Severity::Warning)
+                .count();
             format!(
                 "{name} runs on schedule ({next_text}), with {n} risk{} to fix",
                 if n == 1 { "" } else { "s" }

@@ -47,7 +47,11 @@ pub struct Slot {
 
 /// The job name the controller gives slot `t` (v1 used unix seconds).
 fn job_name_for(ctx: &Context, t: Timestamp) -> String {
-    let n = if ctx.variant == ControllerVariant::V1Legacy { t.as_second() } else { t.as_second().div_euclid(60) };
+    let n = if ctx.variant == ControllerVariant::V1Legacy {
+        t.as_second()
+    } else {
+        t.as_second().div_euclid(60)
+    };
     format!("{}-{n}", ctx.name())
 }
 
@@ -66,12 +70,17 @@ fn find_job<'a>(ctx: &Context<'a>, t: Timestamp) -> Option<&'a Job> {
 fn job_slot(ctx: &Context, t: Timestamp, j: &Job, manual: bool) -> Slot {
     let (status, mut note) = match job_state(j) {
         JobState::Succeeded => (SlotStatus::Succeeded, String::new()),
-        JobState::Failed => (SlotStatus::Failed, failure_reason(j).unwrap_or("failed").to_string()),
+        JobState::Failed => (
+            SlotStatus::Failed,
+            failure_reason(j).unwrap_or("failed").to_string(),
+        ),
         JobState::Running => (SlotStatus::Running, String::new()),
     };
-    if status != SlotStatus::Succeeded {
-        if let Some((pod, problem)) =
-            ctx.pods_of(&j.meta.name).find_map(|p| pod_problem(p, ctx.now).map(|pr| (p, pr)))
+    if status != SlotStatus::Succeeded
+        && let Some((pod, problem)) = ctx
+            .pods_of(&j.meta.name)
+            .find_map(|p| pod_problem(p, ctx.now).map(|pr| (p, pr)))
+    {
         {
             if !note.is_empty() {
                 note.push_str("; ");
@@ -80,7 +89,11 @@ fn job_slot(ctx: &Context, t: Timestamp, j: &Job, manual: bool) -> Slot {
         }
     }
     if manual {
-        note = if note.is_empty() { "manual run".into() } else { format!("manual run; {note}") };
+        note = if note.is_empty() {
+            "manual run".into()
+        } else {
+            format!("manual run; {note}")
+        };
     }
     Slot {
         time: t,
@@ -97,7 +110,14 @@ fn empty_slot(ctx: &Context, t: Timestamp, due: Option<Timestamp>) -> Slot {
     let cj = ctx.cron_job;
     let rep = ctx.replay;
     let lst = cj.status.last_schedule_time;
-    let mk = |status, note: String| Slot { time: t, status, job: None, duration_seconds: None, note, manual: false };
+    let mk = |status, note: String| Slot {
+        time: t,
+        status,
+        job: None,
+        duration_seconds: None,
+        note,
+        manual: false,
+    };
     if lst == Some(t) {
         let note = if ctx.evidence.jobs {
             "started (lastScheduleTime); its Job is no longer in the input (history limit or TTL)"
@@ -107,15 +127,30 @@ fn empty_slot(ctx: &Context, t: Timestamp, due: Option<Timestamp>) -> Slot {
         return mk(SlotStatus::Unknown, note.into());
     }
     if lst.is_some_and(|l| t < l) {
-        let note = if ctx.evidence.jobs { "no Job found: pruned by history limits or TTL, or never run" } else { "no Jobs in the input" };
+        let note = if ctx.evidence.jobs {
+            "no Job found: pruned by history limits or TTL, or never run"
+        } else {
+            "no Jobs in the input"
+        };
         return mk(SlotStatus::Unknown, note.into());
     }
     if Some(t) == due {
         return match rep.decision {
-            Decision::Create => mk(SlotStatus::Due, "due: the controller starts it at its next sync".into()),
+            Decision::Create => mk(
+                SlotStatus::Due,
+                "due: the controller starts it at its next sync".into(),
+            ),
             Decision::ForbidBlocked => mk(
                 SlotStatus::Skipped,
-                format!("skipped: JobAlreadyActive (Forbid; {} active)", cj.status.active.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ")),
+                format!(
+                    "skipped: JobAlreadyActive (Forbid; {} active)",
+                    cj.status
+                        .active
+                        .iter()
+                        .map(|a| a.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             ),
             Decision::MissedDeadline => mk(
                 SlotStatus::Missed,
@@ -125,26 +160,47 @@ fn empty_slot(ctx: &Context, t: Timestamp, due: Option<Timestamp>) -> Slot {
                 ),
             ),
             Decision::Suspended => mk(SlotStatus::Skipped, "skipped: suspended".into()),
-            Decision::AlreadyProcessed => mk(SlotStatus::Unknown, "already processed (job in active or lastScheduleTime)".into()),
-            _ => mk(SlotStatus::Missed, format!("not started: {}", decision_words(rep.decision))),
+            Decision::AlreadyProcessed => mk(
+                SlotStatus::Unknown,
+                "already processed (job in active or lastScheduleTime)".into(),
+            ),
+            _ => mk(
+                SlotStatus::Missed,
+                format!("not started: {}", decision_words(rep.decision)),
+            ),
         };
     }
     if cj.spec.suspend {
-        return mk(SlotStatus::Skipped, "skipped: suspended (missed slots are never backfilled)".into());
+        return mk(
+            SlotStatus::Skipped,
+            "skipped: suspended (missed slots are never backfilled)".into(),
+        );
     }
     if rep.window_miss && rep.true_most_recent == Some(t) {
-        return mk(SlotStatus::Missed, "missed: the controller's estimate skips it on this uneven schedule".into());
+        return mk(
+            SlotStatus::Missed,
+            "missed: the controller's estimate skips it on this uneven schedule".into(),
+        );
     }
-    if cj.spec.concurrency_policy == ConcurrencyPolicy::Forbid {
-        if let Some(blocker) = ctx.jobs.iter().find(|j| {
+    if cj.spec.concurrency_policy == ConcurrencyPolicy::Forbid
+        && let Some(blocker) = ctx.jobs.iter().find(|j| {
             crate::evidence::job_start(j).is_some_and(|s| s < t)
                 && (job_state(j) == JobState::Running
                     || j.status.completion_time.is_some_and(|c| c > t))
-        }) {
-            return mk(SlotStatus::Skipped, format!("skipped: JobAlreadyActive (Forbid; {} was running)", blocker.meta.name));
-        }
+        })
+    {
+        return mk(
+            SlotStatus::Skipped,
+            format!(
+                "skipped: JobAlreadyActive (Forbid; {} was running)",
+                blocker.meta.name
+            ),
+        );
     }
-    mk(SlotStatus::Missed, "missed: only the latest missed slot ever runs".into())
+    mk(
+        SlotStatus::Missed,
+        "missed: only the latest missed slot ever runs".into(),
+    )
 }
 
 fn decision_words(d: Decision) -> &'static str {
@@ -175,7 +231,11 @@ pub fn build(ctx: &Context, count: usize) -> Vec<Slot> {
         .filter(|t| created.is_none_or(|c| *t > c))
         .collect();
     // The slot the controller acts on now: the one it picked, else the true most recent.
-    let due = ctx.replay.scheduled_time.or(ctx.replay.due_ignoring_deadline).or(ctx.replay.true_most_recent);
+    let due = ctx
+        .replay
+        .scheduled_time
+        .or(ctx.replay.due_ignoring_deadline)
+        .or(ctx.replay.true_most_recent);
     let mut out: Vec<Slot> = slots
         .iter()
         .map(|t| match find_job(ctx, *t) {
@@ -194,15 +254,29 @@ pub fn build(ctx: &Context, count: usize) -> Vec<Slot> {
         let cj = ctx.cron_job;
         let note = if cj.spec.suspend {
             "next — will not run while suspended".to_string()
-        } else if cj.spec.concurrency_policy == ConcurrencyPolicy::Forbid && !cj.status.active.is_empty() {
+        } else if cj.spec.concurrency_policy == ConcurrencyPolicy::Forbid
+            && !cj.status.active.is_empty()
+        {
             format!(
                 "next — will be skipped too unless {} ends",
-                cj.status.active.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ")
+                cj.status
+                    .active
+                    .iter()
+                    .map(|a| a.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )
         } else {
             "next".to_string()
         };
-        out.push(Slot { time: *next, status: SlotStatus::Next, job: None, duration_seconds: None, note, manual: false });
+        out.push(Slot {
+            time: *next,
+            status: SlotStatus::Next,
+            job: None,
+            duration_seconds: None,
+            note,
+            manual: false,
+        });
     }
     out.sort_by_key(|s| s.time);
     out
