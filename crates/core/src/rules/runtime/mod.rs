@@ -3,5 +3,39 @@
 
 use super::Rule;
 
+mod common;
+mod event_reasons;
+mod scenario;
+
+mod active_deadline_missing;
+mod active_deadline_too_large;
+mod backoff_limit_too_large;
+mod clock_skew;
+mod controller_warnings;
+mod deadline_missed;
+mod job_template_suspended;
+mod jobs_failing;
+mod manual_jobs_ignored;
+mod missed_slot_skipped;
+mod only_latest_missed_runs;
+mod overlapping_runs;
+mod starting_deadline_too_small;
+mod too_many_missed;
+
 /// This group's rules; the registry merges and orders all groups by id.
-pub static RULES: &[&Rule] = &[];
+pub static RULES: &[&Rule] = &[
+    &starting_deadline_too_small::RULE,
+    &too_many_missed::RULE,
+    &missed_slot_skipped::RULE,
+    &deadline_missed::RULE,
+    &only_latest_missed_runs::RULE,
+    &job_template_suspended::RULE,
+    &clock_skew::RULE,
+    &jobs_failing::RULE,
+    &active_deadline_missing::RULE,
+    &active_deadline_too_large::RULE,
+    &backoff_limit_too_large::RULE,
+    &overlapping_runs::RULE,
+    &manual_jobs_ignored::RULE,
+    &controller_warnings::RULE,
+];
