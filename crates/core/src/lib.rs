@@ -4,10 +4,10 @@
 pub mod cron;
 pub mod evidence;
 pub mod model;
+pub mod render;
 pub mod replay;
 pub mod report;
 pub mod rules;
-pub mod render;
 pub mod source;
 pub mod text;
 

@@ -16,11 +16,23 @@ pub fn human_duration(seconds: i64) -> String {
     let s = seconds.unsigned_abs();
     let (d, h, m, sec) = (s / 86_400, (s % 86_400) / 3600, (s % 3600) / 60, s % 60);
     let body = if d > 0 {
-        if h > 0 { format!("{d}d {h}h") } else { format!("{d}d") }
+        if h > 0 {
+            format!("{d}d {h}h")
+        } else {
+            format!("{d}d")
+        }
     } else if h > 0 {
-        if m > 0 { format!("{h}h {m}m") } else { format!("{h}h") }
+        if m > 0 {
+            format!("{h}h {m}m")
+        } else {
+            format!("{h}h")
+        }
     } else if m > 0 {
-        if sec > 0 { format!("{m}m{sec}s") } else { format!("{m}m") }
+        if sec > 0 {
+            format!("{m}m{sec}s")
+        } else {
+            format!("{m}m")
+        }
     } else {
         format!("{sec}s")
     };
@@ -31,7 +43,11 @@ pub fn human_duration(seconds: i64) -> String {
 pub fn show_time(t: Timestamp, tz: &TimeZone) -> String {
     let z = t.to_zoned(tz.clone());
     let abbrev = tz.to_offset_info(t).abbreviation().to_string();
-    let fmt = if z.second() == 0 { "%Y-%m-%d %H:%M" } else { "%Y-%m-%d %H:%M:%S" };
+    let fmt = if z.second() == 0 {
+        "%Y-%m-%d %H:%M"
+    } else {
+        "%Y-%m-%d %H:%M:%S"
+    };
     format!("{} {}", z.strftime(fmt), abbrev)
 }
 
@@ -60,7 +76,10 @@ mod tests {
         assert_eq!(show_time(t, &tz), "2021-11-07 01:30 EDT");
         let t: Timestamp = "2021-11-07T06:30:00Z".parse().unwrap();
         assert_eq!(show_time(t, &tz), "2021-11-07 01:30 EST");
-        assert_eq!(show_time("2026-11-17T03:00:00Z".parse().unwrap(), &TimeZone::UTC), "2026-11-17 03:00 UTC");
+        assert_eq!(
+            show_time("2026-11-17T03:00:00Z".parse().unwrap(), &TimeZone::UTC),
+            "2026-11-17 03:00 UTC"
+        );
     }
 
     #[test]

@@ -16,7 +16,12 @@ pub struct Cadence {
 }
 
 /// Sample `samples` (≥ 2) upcoming runs after `from`. None when fewer than two runs exist.
-pub fn cadence(sched: &Schedule, local: &TimeZone, from: Timestamp, samples: usize) -> Option<Cadence> {
+pub fn cadence(
+    sched: &Schedule,
+    local: &TimeZone,
+    from: Timestamp,
+    samples: usize,
+) -> Option<Cadence> {
     let mut times = Vec::with_capacity(samples);
     let mut t = from;
     while times.len() < samples.max(2) {
@@ -28,7 +33,10 @@ pub fn cadence(sched: &Schedule, local: &TimeZone, from: Timestamp, samples: usi
             None => break,
         }
     }
-    let mut gaps: Vec<i64> = times.windows(2).map(|w| w[1].as_second() - w[0].as_second()).collect();
+    let mut gaps: Vec<i64> = times
+        .windows(2)
+        .map(|w| w[1].as_second() - w[0].as_second())
+        .collect();
     if gaps.is_empty() {
         return None;
     }

@@ -4,10 +4,29 @@
 use schedule::{STAR_BIT, ScheduleKind, SpecSchedule};
 
 const MONTHS: [&str; 13] = [
-    "", "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December",
+    "",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 ];
-const DAYS: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const DAYS: [&str; 7] = [
+    "Sunday",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+];
 
 fn values(bits: u64, lo: u32, hi: u32) -> Vec<u32> {
     (lo..=hi).filter(|v| bits & (1u64 << v) != 0).collect()
@@ -98,7 +117,10 @@ fn time_part(s: &SpecSchedule) -> String {
         };
     }
     if minutes.len() == 1 && hours.len() <= 6 {
-        let times: Vec<String> = hours.iter().map(|h| format!("{h:02}:{:02}", minutes[0])).collect();
+        let times: Vec<String> = hours
+            .iter()
+            .map(|h| format!("{h:02}:{:02}", minutes[0]))
+            .collect();
         return format!("At {}", join(&times));
     }
     let hour_words = match step_of(&hours, 23) {
@@ -196,9 +218,18 @@ mod tests {
         assert_eq!(words("*/15 * * * *"), "Every 15 minutes, every day");
         assert_eq!(words("0 * * * *"), "Every hour, on the hour, every day");
         assert_eq!(words("0 9 * * 1-5"), "At 09:00, on Monday through Friday");
-        assert_eq!(words("0 0 1,15 * *"), "At 00:00, on days 1 and 15 of the month");
-        assert_eq!(words("0 0 1 1 *"), "At 00:00, on day 1 of the month, in January");
-        assert_eq!(words("30 6-16/4 * * *"), "At 06:30, 10:30 and 14:30, every day");
+        assert_eq!(
+            words("0 0 1,15 * *"),
+            "At 00:00, on days 1 and 15 of the month"
+        );
+        assert_eq!(
+            words("0 0 1 1 *"),
+            "At 00:00, on day 1 of the month, in January"
+        );
+        assert_eq!(
+            words("30 6-16/4 * * *"),
+            "At 06:30, 10:30 and 14:30, every day"
+        );
     }
 
     #[test]

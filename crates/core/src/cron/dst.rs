@@ -44,7 +44,11 @@ fn bit(bits: u64, v: i8) -> bool {
 fn day_matches(s: &SpecSchedule, d: Date) -> bool {
     let dom = bit(s.dom, d.day());
     let dow = bit(s.dow, d.weekday().to_sunday_zero_offset());
-    if s.dom & STAR_BIT != 0 || s.dow & STAR_BIT != 0 { dom && dow } else { dom || dow }
+    if s.dom & STAR_BIT != 0 || s.dow & STAR_BIT != 0 {
+        dom && dow
+    } else {
+        dom || dow
+    }
 }
 
 /// Wall-clock times the schedule names on local date `d` (empty when the day does not match).
@@ -69,8 +73,15 @@ fn named_times(s: &SpecSchedule, d: Date) -> Vec<DateTime> {
 /// Transitions of `tz` in `[from, until]` and their effect on `sched` (only non-empty ones).
 /// `local` is the controller zone used when the schedule has no zone of its own. `@every`
 /// schedules are immune (absolute time), so they yield nothing.
-pub fn effects(sched: &Schedule, local: &TimeZone, from: Timestamp, until: Timestamp) -> Vec<DstEffect> {
-    let ScheduleKind::Spec(spec) = &sched.kind else { return Vec::new() };
+pub fn effects(
+    sched: &Schedule,
+    local: &TimeZone,
+    from: Timestamp,
+    until: Timestamp,
+) -> Vec<DstEffect> {
+    let ScheduleKind::Spec(spec) = &sched.kind else {
+        return Vec::new();
+    };
     let tz = match &sched.zone {
         schedule::ScheduleZone::Fixed(loc) => &loc.tz,
         schedule::ScheduleZone::Local => local,
@@ -110,11 +121,20 @@ pub fn effects(sched: &Schedule, local: &TimeZone, from: Timestamp, until: Times
     out
 }
 
-fn compare_day(sched: &Schedule, spec: &SpecSchedule, tz: &TimeZone, local: &TimeZone, d: Date, e: &mut DstEffect) {
+fn compare_day(
+    sched: &Schedule,
+    spec: &SpecSchedule,
+    tz: &TimeZone,
+    local: &TimeZone,
+    d: Date,
+    e: &mut DstEffect,
+) {
     let named = named_times(spec, d);
     // Actual runs whose wall-clock date is `d`: start well before the date (offsets are within
     // ±26h of UTC) and stop well after it.
-    let Ok(start) = d.to_datetime(Time::midnight()).to_zoned(TimeZone::UTC) else { return };
+    let Ok(start) = d.to_datetime(Time::midnight()).to_zoned(TimeZone::UTC) else {
+        return;
+    };
     let mut t = start.timestamp() - SignedDuration::from_hours(30);
     let stop = start.timestamp() + SignedDuration::from_hours(54);
     let mut actual: Vec<(DateTime, Timestamp)> = Vec::new();
@@ -149,22 +169,38 @@ mod tests {
 
     fn run(expr: &str, from: &str, until: &str) -> Vec<DstEffect> {
         let s = schedule::parse_standard(expr).unwrap();
-        effects(&s, &TimeZone::UTC, from.parse().unwrap(), until.parse().unwrap())
+        effects(
+            &s,
+            &TimeZone::UTC,
+            from.parse().unwrap(),
+            until.parse().unwrap(),
+        )
     }
 
     #[test]
     fn new_york_spring_forward_swallows_0230() {
-        let e = run("TZ=America/New_York 30 2 * * *", "2021-03-01T00:00:00Z", "2021-04-01T00:00:00Z");
+        let e = run(
+            "TZ=America/New_York 30 2 * * *",
+            "2021-03-01T00:00:00Z",
+            "2021-04-01T00:00:00Z",
+        );
         assert_eq!(e.len(), 1);
         assert!(e[0].forward);
-        assert_eq!(e[0].swallowed, vec![DateTime::constant(2021, 3, 14, 2, 30, 0, 0)]);
+        assert_eq!(
+            e[0].swallowed,
+            vec![DateTime::constant(2021, 3, 14, 2, 30, 0, 0)]
+        );
         assert_eq!(e[0].clock_from.time(), Time::constant(2, 0, 0, 0));
         assert_eq!(e[0].clock_to.time(), Time::constant(3, 0, 0, 0));
     }
 
     #[test]
     fn new_york_fall_back_doubles_0130() {
-        let e = run("TZ=America/New_York 30 1 * * *", "2021-11-01T00:00:00Z", "2021-11-30T00:00:00Z");
+        let e = run(
+            "TZ=America/New_York 30 1 * * *",
+            "2021-11-01T00:00:00Z",
+            "2021-11-30T00:00:00Z",
+        );
         assert_eq!(e.len(), 1);
         assert!(!e[0].forward);
         let (w, a, b) = e[0].doubled[0];
@@ -176,14 +212,28 @@ mod tests {
     #[test]
     fn lord_howe_fall_back_skips_a_valid_0200() {
         // robfig's absolute-hour stepping lands on :30 after the half-hour shift (spec A.6).
-        let e = run("TZ=Australia/Lord_Howe 0 2 * * *", "2024-04-01T00:00:00Z", "2024-04-30T00:00:00Z");
+        let e = run(
+            "TZ=Australia/Lord_Howe 0 2 * * *",
+            "2024-04-01T00:00:00Z",
+            "2024-04-30T00:00:00Z",
+        );
         assert_eq!(e.len(), 1);
-        assert_eq!(e[0].swallowed, vec![DateTime::constant(2024, 4, 7, 2, 0, 0, 0)]);
+        assert_eq!(
+            e[0].swallowed,
+            vec![DateTime::constant(2024, 4, 7, 2, 0, 0, 0)]
+        );
     }
 
     #[test]
     fn hours_away_from_the_transition_are_unaffected() {
-        assert!(run("TZ=America/New_York 0 12 * * *", "2021-01-01T00:00:00Z", "2021-12-31T00:00:00Z").is_empty());
+        assert!(
+            run(
+                "TZ=America/New_York 0 12 * * *",
+                "2021-01-01T00:00:00Z",
+                "2021-12-31T00:00:00Z"
+            )
+            .is_empty()
+        );
         assert!(run("@every 1h", "2021-01-01T00:00:00Z", "2021-12-31T00:00:00Z").is_empty());
         assert!(run("30 2 * * *", "2021-01-01T00:00:00Z", "2021-12-31T00:00:00Z").is_empty());
     }

@@ -30,7 +30,11 @@ pub fn hint(schedule: &str, err: &ParseError) -> Option<String> {
         return Some("spec.schedule is empty; write five fields such as \"0 3 * * *\".".into());
     }
     if let Some(rest) = m.strip_prefix("expected exactly 5 fields, found ") {
-        let n: usize = rest.split(':').next().and_then(|n| n.parse().ok()).unwrap_or(0);
+        let n: usize = rest
+            .split(':')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
         return Some(match n {
             6 | 7 => "Kubernetes schedules have exactly five fields (minute hour day-of-month month day-of-week): no seconds field and no year. Drop the extra field.".into(),
             1 if schedule.trim_start().starts_with('@') => "a descriptor must be the whole schedule with no space before it: write \"@daily\", not \" @daily\".".into(),
@@ -39,7 +43,15 @@ pub fn hint(schedule: &str, err: &ParseError) -> Option<String> {
     }
     if let Some(d) = m.strip_prefix("unrecognized descriptor: ") {
         let lower = d.trim().to_ascii_lowercase();
-        let known = ["@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"];
+        let known = [
+            "@yearly",
+            "@annually",
+            "@monthly",
+            "@weekly",
+            "@daily",
+            "@midnight",
+            "@hourly",
+        ];
         return Some(if known.contains(&lower.as_str()) && lower != d {
             format!("descriptors are case-sensitive and take no surrounding spaces: write {lower}.")
         } else if lower == "@reboot" {
@@ -79,13 +91,21 @@ pub fn hint(schedule: &str, err: &ParseError) -> Option<String> {
         return Some("steps cannot be negative.".into());
     }
     if m.starts_with("too many hyphens") || m.starts_with("too many slashes") {
-        return Some("each list item is a value, a range a-b, or either with one step /n (\"1-10/2\").".into());
+        return Some(
+            "each list item is a value, a range a-b, or either with one step /n (\"1-10/2\")."
+                .into(),
+        );
     }
     if let Some(rest) = m.strip_prefix("failed to parse int from ") {
         let token = rest.split(':').next().unwrap_or("").trim();
         let quartz = ["L", "W", "#", "H", "LW"];
-        if quartz.iter().any(|q| token.contains(q)) && token.chars().any(|c| c.is_ascii_digit() || c == 'L') {
-            return Some("L, W, # and H (Quartz/Jenkins syntax) are not supported by Kubernetes schedules.".into());
+        if quartz.iter().any(|q| token.contains(q))
+            && token.chars().any(|c| c.is_ascii_digit() || c == 'L')
+        {
+            return Some(
+                "L, W, # and H (Quartz/Jenkins syntax) are not supported by Kubernetes schedules."
+                    .into(),
+            );
         }
         if token.is_empty() {
             return Some("a field starts with '-' or is missing a number: ranges are written a-b with both ends.".into());

@@ -9,7 +9,13 @@ pub fn text() -> String {
     let slug_w = RULES.iter().map(|r| r.slug.len()).max().unwrap_or(0);
     let mut out = String::new();
     for r in RULES.iter() {
-        out.push_str(&format!("{}  {:<7}  {:<slug_w$}  {}\n", r.id, r.severity.as_str(), r.slug, r.summary));
+        out.push_str(&format!(
+            "{}  {:<7}  {:<slug_w$}  {}\n",
+            r.id,
+            r.severity.as_str(),
+            r.slug,
+            r.summary
+        ));
     }
     out
 }
@@ -24,7 +30,8 @@ pub fn json() -> String {
             })
         })
         .collect();
-    serde_json::to_string_pretty(&json!({"schemaVersion": 1, "rules": rules, "retired": RETIRED})).unwrap_or_default()
+    serde_json::to_string_pretty(&json!({"schemaVersion": 1, "rules": rules, "retired": RETIRED}))
+        .unwrap_or_default()
         + "\n"
 }
 
@@ -37,7 +44,14 @@ with the annotation `cronjob-doctor.io/ignore: slug,slug` (or `*`).\n\n\
 | id | slug | severity | what it detects |\n|---|---|---|---|\n",
     );
     for r in RULES.iter() {
-        out.push_str(&format!("| {} | [`{}`](#{}) | {} | {} |\n", r.id, r.slug, r.slug, r.severity.as_str(), r.summary));
+        out.push_str(&format!(
+            "| {} | [`{}`](#{}) | {} | {} |\n",
+            r.id,
+            r.slug,
+            r.slug,
+            r.severity.as_str(),
+            r.summary
+        ));
     }
     for r in RULES.iter() {
         out.push_str(&format!(

@@ -21,7 +21,14 @@ pub struct TextOptions {
 pub fn render(report: &Report, o: TextOptions) -> String {
     let mut out = String::new();
     for e in &report.errors {
-        out.push_str(&format!("{} {}:{}:{}: {}\n", o.style.red("error:"), e.file, e.line, e.column, e.message));
+        out.push_str(&format!(
+            "{} {}:{}:{}: {}\n",
+            o.style.red("error:"),
+            e.file,
+            e.line,
+            e.column,
+            e.message
+        ));
     }
     for n in &report.notes {
         out.push_str(&format!("{} {n}\n", o.style.dim("note:")));
@@ -58,7 +65,10 @@ fn render_one(out: &mut String, report: &Report, cj: &CronJobReport, o: TextOpti
         Health::Warning => (st.yellow("!"), st.bold(&cj.headline)),
         Health::Ok => (st.green("✓"), st.bold(&cj.headline)),
     };
-    out.push_str(&format!("{mark} {}\n", wrap(&head, o.width - 2, o.width, 2)));
+    out.push_str(&format!(
+        "{mark} {}\n",
+        wrap(&head, o.width - 2, o.width, 2)
+    ));
     let mut context = format!("{}/{}", cj.namespace, cj.name);
     if let Some(s) = &cj.source {
         context.push_str(&format!(" · {}:{}", s.file, s.line));
@@ -66,7 +76,10 @@ fn render_one(out: &mut String, report: &Report, cj: &CronJobReport, o: TextOpti
     if let Some(d) = &cj.description {
         context.push_str(&format!(" · {d}"));
     }
-    out.push_str(&format!("  {}\n", st.dim(&wrap(&context, o.width - 2, o.width, 2))));
+    out.push_str(&format!(
+        "  {}\n",
+        st.dim(&wrap(&context, o.width - 2, o.width, 2))
+    ));
 
     if !cj.findings.is_empty() {
         out.push_str(&format!("\n{}\n", st.bold("Findings")));
@@ -83,7 +96,12 @@ fn render_one(out: &mut String, report: &Report, cj: &CronJobReport, o: TextOpti
                 out.push_str(&format!(
                     "{}{}\n",
                     " ".repeat(indent),
-                    st.dim(&wrap(&format!("· {e}"), o.width.saturating_sub(indent), o.width, indent + 2))
+                    st.dim(&wrap(
+                        &format!("· {e}"),
+                        o.width.saturating_sub(indent),
+                        o.width,
+                        indent + 2
+                    ))
                 ));
             }
         }
@@ -95,12 +113,22 @@ fn render_one(out: &mut String, report: &Report, cj: &CronJobReport, o: TextOpti
     let fixes: Vec<_> = cj
         .findings
         .iter()
-        .filter(|f| f.severity >= Severity::Warning && (f.command.is_some() || !f.remediation.is_empty()))
+        .filter(|f| {
+            f.severity >= Severity::Warning && (f.command.is_some() || !f.remediation.is_empty())
+        })
         .collect();
     if !fixes.is_empty() {
         out.push_str(&format!("\n{}\n", st.bold("Fix")));
         for f in fixes {
-            out.push_str(&format!("  {}\n", st.dim(&wrap(&format!("# {}", f.remediation), o.width - 2, o.width, 4))));
+            out.push_str(&format!(
+                "  {}\n",
+                st.dim(&wrap(
+                    &format!("# {}", f.remediation),
+                    o.width - 2,
+                    o.width,
+                    4
+                ))
+            ));
             if let Some(c) = &f.command {
                 for line in c.lines() {
                     out.push_str(&format!("  {line}\n"));
@@ -122,10 +150,18 @@ fn timeline(out: &mut String, cj: &CronJobReport, o: TextOptions) {
     let sched = cj.schedule.as_deref().unwrap_or("");
     out.push_str(&format!(
         "\n{} {}\n",
-        st.bold(&format!("Timeline (schedule {sched:?}, {})", cj.schedule_zone)),
+        st.bold(&format!(
+            "Timeline (schedule {sched:?}, {})",
+            cj.schedule_zone
+        )),
         st.dim("✓ succeeded  ✗ failed  ▶ running  · skipped/missed  ? unknown")
     ));
-    let job_w = cj.timeline.iter().filter_map(|s| s.job.as_ref().map(|j| j.len())).max().unwrap_or(0);
+    let job_w = cj
+        .timeline
+        .iter()
+        .filter_map(|s| s.job.as_ref().map(|j| j.len()))
+        .max()
+        .unwrap_or(0);
     for s in &cj.timeline {
         let (sym, color): (&str, fn(Style, &str) -> String) = match s.status {
             SlotStatus::Succeeded => ("✓", Style::green),
@@ -171,36 +207,72 @@ fn replay(out: &mut String, report: &Report, cj: &CronJobReport, o: TextOptions)
     row(
         out,
         "last scheduled",
-        cj.last_schedule_time.map(|t| show_time(t, tz)).unwrap_or_else(|| "never".into()),
+        cj.last_schedule_time
+            .map(|t| show_time(t, tz))
+            .unwrap_or_else(|| "never".into()),
     );
     let verdict = match r.decision {
         Decision::Create => format!("→ creates job {}", r.job_name.as_deref().unwrap_or("?")),
-        Decision::ForbidBlocked => format!("→ not started: Forbid, {} active job(s)", cj.active_jobs.len()),
+        Decision::ForbidBlocked => format!(
+            "→ not started: Forbid, {} active job(s)",
+            cj.active_jobs.len()
+        ),
         Decision::AlreadyProcessed => "→ already started".to_string(),
         Decision::MissedDeadline => "→ skipped silently: past startingDeadlineSeconds".to_string(),
-        Decision::NothingDue if r.window_miss => "→ nothing: the estimate misses the due slot".to_string(),
+        Decision::NothingDue if r.window_miss => {
+            "→ nothing: the estimate misses the due slot".to_string()
+        }
         Decision::NothingDue => "nothing due".to_string(),
-        d => format!("→ stops before scheduling: {}", serde_json::to_value(d).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()),
+        d => format!(
+            "→ stops before scheduling: {}",
+            serde_json::to_value(d)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default()
+        ),
     };
-    let due = r.scheduled_time.or(r.due_ignoring_deadline).or(r.true_most_recent);
+    let due = r
+        .scheduled_time
+        .or(r.due_ignoring_deadline)
+        .or(r.true_most_recent);
     match (due, r.decision) {
         (_, Decision::NothingDue) if !r.window_miss => row(out, "due now", verdict),
         (Some(t), _) => row(out, "due now", format!("{} {verdict}", show_time(t, tz))),
         (None, _) => row(out, "due now", verdict),
     }
     if !r.events.is_empty() {
-        row(out, "events", r.events.iter().map(|e| e.reason.as_str()).collect::<Vec<_>>().join(", "));
+        row(
+            out,
+            "events",
+            r.events
+                .iter()
+                .map(|e| e.reason.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
     }
     match r.requeue_after_ms {
         Some(ms) if ms <= 0 => row(out, "requeue", "immediately (hot loop)".into()),
         Some(ms) => row(out, "requeue in", human_duration(ms / 1000)),
-        None => row(out, "requeue", "none (waits for an edit, a Job event or a resync)".into()),
+        None => row(
+            out,
+            "requeue",
+            "none (waits for an edit, a Job event or a resync)".into(),
+        ),
     }
     if !cj.next_schedule_times.is_empty() {
-        let next: Vec<String> = cj.next_schedule_times.iter().take(3).map(|t| show_time(*t, tz)).collect();
+        let next: Vec<String> = cj
+            .next_schedule_times
+            .iter()
+            .take(3)
+            .map(|t| show_time(*t, tz))
+            .collect();
         row(out, "next runs", next.join(", "));
     }
     for n in &r.notes {
-        out.push_str(&format!("  {}\n", st.dim(&wrap(&format!("note: {n}"), o.width - 2, o.width, 4))));
+        out.push_str(&format!(
+            "  {}\n",
+            st.dim(&wrap(&format!("note: {n}"), o.width - 2, o.width, 4))
+        ));
     }
 }

@@ -22,7 +22,14 @@ pub fn render(report: &Report, show: Severity, st: Style) -> String {
     let slug_w = rows.iter().map(|r| r.2.len()).max().unwrap_or(0);
     let mut out = String::new();
     for e in &report.errors {
-        out.push_str(&format!("{}:{}:{}  {}  {}\n", e.file, e.line, e.column, st.red("input-error"), e.message));
+        out.push_str(&format!(
+            "{}:{}:{}  {}  {}\n",
+            e.file,
+            e.line,
+            e.column,
+            st.red("input-error"),
+            e.message
+        ));
     }
     for (place, sev, slug, msg) in &rows {
         let sev_text = format!("{:<7}", sev.as_str());
@@ -31,10 +38,16 @@ pub fn render(report: &Report, show: Severity, st: Style) -> String {
             Severity::Warning => st.yellow(&sev_text),
             Severity::Info => st.dim(&sev_text),
         };
-        out.push_str(&format!("{place:<place_w$}  {sev_text}  {slug:<slug_w$}  {msg}\n"));
+        out.push_str(&format!(
+            "{place:<place_w$}  {sev_text}  {slug:<slug_w$}  {msg}\n"
+        ));
     }
     let count = |s: Severity| rows.iter().filter(|r| r.1 == s).count();
-    let (e, w, i) = (count(Severity::Error), count(Severity::Warning), count(Severity::Info));
+    let (e, w, i) = (
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info),
+    );
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     let mut parts = vec![plural(e, "error"), plural(w, "warning")];
     if show <= Severity::Info {
@@ -46,7 +59,11 @@ pub fn render(report: &Report, show: Severity, st: Style) -> String {
         plural(rows.len(), "problem"),
         plural(n, "CronJob"),
         parts.join(", "),
-        if report.errors.is_empty() { String::new() } else { format!("; {} unreadable", plural(report.errors.len(), "input")) }
+        if report.errors.is_empty() {
+            String::new()
+        } else {
+            format!("; {} unreadable", plural(report.errors.len(), "input"))
+        }
     ));
     out
 }

@@ -48,8 +48,17 @@ pub fn compute(
 ) -> NextView {
     let effective = format_schedule(schedule_text, time_zone);
     let outcome = match schedule::parse_standard(&effective) {
-        Err(error) => Err(Rejected { hint: hint::hint(&effective, &error), error }),
-        Ok(sched) => Ok(fires(&sched, from, count, controller_zone_name, controller_zone)),
+        Err(error) => Err(Rejected {
+            hint: hint::hint(&effective, &error),
+            error,
+        }),
+        Ok(sched) => Ok(fires(
+            &sched,
+            from,
+            count,
+            controller_zone_name,
+            controller_zone,
+        )),
     };
     NextView {
         schedule: schedule_text.to_string(),
@@ -81,7 +90,8 @@ fn fires(sched: &Schedule, from: Timestamp, count: usize, ctl_name: &str, ctl: &
         Some(last) => dst::effects(sched, ctl, from, *last),
         None => Vec::new(),
     };
-    let zone_shown = matches!(sched.kind, schedule::ScheduleKind::Spec(_)).then_some(zone_name.as_str());
+    let zone_shown =
+        matches!(sched.kind, schedule::ScheduleKind::Spec(_)).then_some(zone_name.as_str());
     Fires {
         description: describe::describe(&sched.kind, zone_shown, !times.is_empty()),
         zone_name,
@@ -116,7 +126,12 @@ pub fn to_json(v: &NextView) -> String {
             Some(f.description.as_str()),
             None,
         ),
-        Err(r) => (Vec::new(), Some(r.error.message.as_str()), None, r.hint.as_deref()),
+        Err(r) => (
+            Vec::new(),
+            Some(r.error.message.as_str()),
+            None,
+            r.hint.as_deref(),
+        ),
     };
     let j = NextJson {
         schema_version: 1,
@@ -133,7 +148,11 @@ pub fn to_json(v: &NextView) -> String {
 
 fn wall(t: Timestamp, tz: &TimeZone, fmt: &str) -> String {
     let z = t.to_zoned(tz.clone());
-    format!("{} {}", z.strftime(fmt), tz.to_offset_info(t).abbreviation())
+    format!(
+        "{} {}",
+        z.strftime(fmt),
+        tz.to_offset_info(t).abbreviation()
+    )
 }
 
 /// Text rendering: description, then one line per run, with DST warnings in place.
@@ -163,7 +182,10 @@ pub fn to_text(v: &NextView, st: Style) -> String {
             line.push_str(&format!("   {}", wall(*t, &TimeZone::UTC, "%H:%M")));
         }
         let secs = t.as_second() - v.from.as_second();
-        line.push_str(&format!("   {}", st.dim(&format!("in {}", human_duration(secs.max(0))))));
+        line.push_str(&format!(
+            "   {}",
+            st.dim(&format!("in {}", human_duration(secs.max(0))))
+        ));
         for e in &f.dst {
             if e.doubled.iter().any(|(_, a, b)| a == t || b == t) {
                 line.push_str(&format!(
@@ -198,7 +220,10 @@ pub fn to_text(v: &NextView, st: Style) -> String {
                     e.clock_to.strftime("%H:%M")
                 )
             };
-            let text = format!("  {}", st.yellow(&format!("⚠ {} — no run: {why}", w.strftime("%a %Y-%m-%d"))));
+            let text = format!(
+                "  {}",
+                st.yellow(&format!("⚠ {} — no run: {why}", w.strftime("%a %Y-%m-%d")))
+            );
             lines.push((e.transition, text));
         }
     }
@@ -208,10 +233,13 @@ pub fn to_text(v: &NextView, st: Style) -> String {
         out.push('\n');
     }
     if f.exhausted {
-        out.push_str(&st.dim(&format!(
-            "  (no {} run within robfig's 5-year search window)\n",
-            if f.times.is_empty() { "" } else { "further " }
-        )).replace("no  run", "no run"));
+        out.push_str(
+            &st.dim(&format!(
+                "  (no {} run within robfig's 5-year search window)\n",
+                if f.times.is_empty() { "" } else { "further " }
+            ))
+            .replace("no  run", "no run"),
+        );
     }
     out
 }

@@ -51,7 +51,8 @@ pub fn render(report: &Report, tool_version: &str) -> String {
                 }]);
             }
             if let Some(c) = &f.command {
-                result["fixes"] = json!([{"description": {"text": format!("{}\n{}", f.remediation, c)}}]);
+                result["fixes"] =
+                    json!([{"description": {"text": format!("{}\n{}", f.remediation, c)}}]);
             }
             results.push(result);
         }

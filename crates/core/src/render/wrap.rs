@@ -30,7 +30,10 @@ mod tests {
 
     #[test]
     fn wraps_with_hanging_indent_and_keeps_long_words() {
-        assert_eq!(wrap("aaa bbb ccc ddd eee fff ggg", 20, 24, 2), "aaa bbb ccc ddd eee\n  fff ggg");
+        assert_eq!(
+            wrap("aaa bbb ccc ddd eee fff ggg", 20, 24, 2),
+            "aaa bbb ccc ddd eee\n  fff ggg"
+        );
         let long = "x".repeat(30);
         assert_eq!(wrap(&format!("a {long}"), 20, 20, 0), format!("a\n{long}"));
     }

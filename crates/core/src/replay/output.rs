@@ -200,9 +200,12 @@ impl Replay {
                 })
                 .collect();
         }
+        // The controller never schedules at or before lastScheduleTime (E29: a future
+        // lastScheduleTime hides every slot up to it).
+        let from = self.last_schedule_time_after.map_or(self.now, |l| l.max(self.now));
         self.schedule
             .as_ref()
-            .map(|s| s.next_times(self.now, count))
+            .map(|s| s.next_times(from, count))
             .unwrap_or_default()
     }
 

@@ -70,7 +70,10 @@ impl<'a> Context<'a> {
 
     /// Jobs (owned or manual) whose Pods are in the snapshot.
     pub fn pods_of<'s>(&'s self, job: &'s str) -> impl Iterator<Item = &'a Pod> + 's {
-        self.pods.iter().copied().filter(move |p| p.job_name() == Some(job))
+        self.pods
+            .iter()
+            .copied()
+            .filter(move |p| p.job_name() == Some(job))
     }
 
     /// The owned Job with this name, if present in the snapshot.

@@ -17,17 +17,34 @@ pub fn run_with(yaml: &str, now: &str, version: KubeVersion) -> Report {
     let (snapshot, errors) = loaded.into_snapshot();
     let errors = errors
         .into_iter()
-        .map(|e| InputError { file: e.file, line: e.line, column: e.column, message: e.message })
+        .map(|e| InputError {
+            file: e.file,
+            line: e.line,
+            column: e.column,
+            message: e.message,
+        })
         .collect();
-    let now = now.parse().unwrap_or_else(|e| panic!("example_now {now:?}: {e}"));
+    let now = now
+        .parse()
+        .unwrap_or_else(|e| panic!("example_now {now:?}: {e}"));
     report::build(
         &snapshot,
         errors,
-        &Options { now, controller_zone_name: "UTC", controller_zone: &TimeZone::UTC, version, timeline: 8 },
+        &Options {
+            now,
+            controller_zone_name: "UTC",
+            controller_zone: &TimeZone::UTC,
+            version,
+            timeline: 8,
+        },
     )
 }
 
 /// The findings with `slug` across all CronJobs of the report.
 pub fn findings<'r>(r: &'r Report, slug: &str) -> Vec<&'r super::Finding> {
-    r.cron_jobs.iter().flat_map(|c| &c.findings).filter(|f| f.slug == slug).collect()
+    r.cron_jobs
+        .iter()
+        .flat_map(|c| &c.findings)
+        .filter(|f| f.slug == slug)
+        .collect()
 }

@@ -88,13 +88,33 @@ status:
     check,
 };
 
+/// The name of the blocking Job (status.active entries carry more, but the name is all we show).
+struct ObjectName<'a> {
+    name: &'a str,
+}
+
 fn check(ctx: &Context) -> Vec<Finding> {
     let cj = ctx.cron_job;
-    if cj.spec.concurrency_policy != ConcurrencyPolicy::Forbid || cj.status.active.is_empty() {
+    if cj.spec.concurrency_policy != ConcurrencyPolicy::Forbid {
         return Vec::new();
     }
-    let blocker = &cj.status.active[0];
-    let job = ctx.job(&blocker.name);
+    // What is still active after this sync's reconciliation (a finished Job leaves the list
+    // before the Forbid check, E15); without Job evidence, status.active as written.
+    let active: Vec<&str> = if ctx.evidence.jobs {
+        let created = (ctx.replay.decision == Decision::Create).then_some(ctx.replay.job_name.as_deref()).flatten();
+        ctx.replay
+            .active_after
+            .iter()
+            .map(|a| a.name.as_str())
+            .filter(|n| Some(*n) != created)
+            .collect()
+    } else {
+        cj.status.active.iter().map(|a| a.name.as_str()).collect()
+    };
+    let Some(blocker) = active.first().map(|name| ObjectName { name }) else {
+        return Vec::new();
+    };
+    let job = ctx.job(blocker.name);
     // Since when: the Job's start, else the slot encoded in its name, else lastScheduleTime.
     let since = job.and_then(job_start).or(cj.status.last_schedule_time);
     let (skipped, capped) = match (ctx.replay.effective(), since) {
@@ -108,10 +128,14 @@ fn check(ctx: &Context) -> Vec<Finding> {
         return Vec::new(); // an ordinary run in progress
     }
     let age = since.map(|s| human_duration(ctx.now.as_second() - s.as_second()));
-    let problem = job
-        .and_then(|j| ctx.pods_of(&j.meta.name).find_map(|p| pod_problem_line(p, ctx.now, ctx.schedule_zone())));
-    let short_problem =
-        job.and_then(|j| ctx.pods_of(&j.meta.name).find_map(|p| pod_problem(p, ctx.now)));
+    let problem = job.and_then(|j| {
+        ctx.pods_of(&j.meta.name)
+            .find_map(|p| pod_problem_line(p, ctx.now, ctx.schedule_zone()))
+    });
+    let short_problem = job.and_then(|j| {
+        ctx.pods_of(&j.meta.name)
+            .find_map(|p| pod_problem(p, ctx.now))
+    });
     let no_deadline = cj.spec.job_template.spec.active_deadline_seconds.is_none();
     let mut head = format!("is not running: Forbid is blocked by job {}", blocker.name);
     if let Some(a) = &age {
@@ -130,17 +154,28 @@ fn check(ctx: &Context) -> Vec<Finding> {
             if capped { "more than " } else { "" },
             if skipped == 1 && !capped { "" } else { "s" }
         ),
-        None => format!("Job {} is active; with concurrencyPolicy Forbid the due slot is skipped.", blocker.name),
+        None => format!(
+            "Job {} is active; with concurrencyPolicy Forbid the due slot is skipped.",
+            blocker.name
+        ),
     };
     if cj.status.active.len() > 1 {
-        message.push_str(&format!(" {} Jobs are active in all.", cj.status.active.len()));
+        message.push_str(&format!(
+            " {} Jobs are active in all.",
+            cj.status.active.len()
+        ));
     }
     // What happens once it is gone: the replay's due slot runs at once if the deadline allows.
     let catch_up = ctx.replay.true_most_recent.filter(|t| {
-        cj.spec.starting_deadline_seconds.is_none_or(|sds| ctx.now.as_second() - t.as_second() <= sds)
+        cj.spec
+            .starting_deadline_seconds
+            .is_none_or(|sds| ctx.now.as_second() - t.as_second() <= sds)
     });
     let then = match catch_up {
-        Some(t) => format!("the controller then starts the missed {} run immediately", ctx.show_time(t)),
+        Some(t) => format!(
+            "the controller then starts the missed {} run immediately",
+            ctx.show_time(t)
+        ),
         None => "the next regular slot then runs".to_string(),
     };
     let mut cmd = format!("kubectl delete job {} -n {}", blocker.name, ctx.namespace);
@@ -161,11 +196,21 @@ fn check(ctx: &Context) -> Vec<Finding> {
     if let Some(p) = problem {
         f = f.evidence(p);
     } else if job.is_none() && ctx.evidence.jobs {
-        f = f.evidence(format!("Job {} is listed in status.active but is not in the input", blocker.name));
+        f = f.evidence(format!(
+            "Job {} is listed in status.active but is not in the input",
+            blocker.name
+        ));
     }
-    let already_active = ctx.events.iter().filter(|e| e.reason == "JobAlreadyActive").map(|e| e.count.max(1)).sum::<i64>();
+    let already_active = ctx
+        .events
+        .iter()
+        .filter(|e| e.reason == "JobAlreadyActive")
+        .map(|e| e.count.max(1))
+        .sum::<i64>();
     if already_active > 0 {
-        f = f.evidence(format!("{already_active} JobAlreadyActive event(s) recorded"));
+        f = f.evidence(format!(
+            "{already_active} JobAlreadyActive event(s) recorded"
+        ));
     }
     vec![f]
 }
@@ -180,12 +225,59 @@ mod tests {
         let r = run(RULE.fires_on, "2026-11-20T12:00:00Z");
         let f = findings(&r, "forbid-blocked");
         assert_eq!(f.len(), 1);
-        assert!(f[0].message.contains("skipped (3 slots)"), "{}", f[0].message);
+        assert!(
+            f[0].message.contains("skipped (3 slots)"),
+            "{}",
+            f[0].message
+        );
         assert!(r.cron_jobs[0].headline.starts_with(
             "backup is not running: Forbid is blocked by job backup-29914740, active for 3d 9h (its pod: cannot pull registry.example/backup:2.0 — ImagePullBackOff)"
         ), "{}", r.cron_jobs[0].headline);
         let cmd = f[0].command.as_deref().unwrap();
-        assert!(cmd.starts_with("kubectl delete job backup-29914740 -n ops\nkubectl patch cronjob backup -n ops"));
-        assert!(f[0].remediation.contains("starts the missed 2026-11-20 03:00 UTC run immediately"));
+        assert!(cmd.starts_with(
+            "kubectl delete job backup-29914740 -n ops\nkubectl patch cronjob backup -n ops"
+        ));
+        assert!(
+            f[0].remediation
+                .contains("starts the missed 2026-11-20 03:00 UTC run immediately")
+        );
+    }
+}
+
+#[cfg(test)]
+mod reconciled {
+    use super::super::examples::{findings, run};
+
+    /// E15: the active Job finished; the controller drops it from active first, then starts
+    /// the 10:10 slot late. Nothing is blocked.
+    #[test]
+    fn a_finished_job_in_active_does_not_block() {
+        let yaml = r#"
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: cj, namespace: default, uid: u1, creationTimestamp: "2024-01-01T09:00:00Z"}
+spec:
+  schedule: "*/10 * * * *"
+  concurrencyPolicy: Forbid
+  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}
+status:
+  lastScheduleTime: "2024-01-01T10:00:00Z"
+  active: [{name: cj-28401720, namespace: default, uid: j1}]
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: cj-28401720
+  namespace: default
+  uid: j1
+  ownerReferences: [{apiVersion: batch/v1, kind: CronJob, name: cj, uid: u1, controller: true}]
+status:
+  startTime: "2024-01-01T10:00:01Z"
+  completionTime: "2024-01-01T10:13:00Z"
+  conditions: [{type: Complete, status: "True"}]
+"#;
+        let r = run(yaml, "2024-01-01T10:13:00Z");
+        assert!(findings(&r, "forbid-blocked").is_empty(), "{:?}", findings(&r, "forbid-blocked"));
+        assert_eq!(r.cron_jobs[0].controller.job_name.as_deref(), Some("cj-28401730"));
     }
 }

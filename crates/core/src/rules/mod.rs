@@ -65,7 +65,10 @@ pub fn check_all(ctx: &Context) -> Vec<Finding> {
     let ignored = ignored_set(ctx.cron_job);
     let mut out: Vec<Finding> = Vec::new();
     for rule in RULES.iter() {
-        if ignored.iter().any(|i| i == "*" || i == rule.slug || i == rule.id) {
+        if ignored
+            .iter()
+            .any(|i| i == "*" || i == rule.slug || i == rule.id)
+        {
             continue;
         }
         out.extend((rule.check)(ctx));
@@ -90,5 +93,8 @@ fn ignored_set(cj: &crate::model::CronJob) -> Vec<String> {
 
 /// Look a rule up by slug or id.
 pub fn find(name: &str) -> Option<&'static Rule> {
-    RULES.iter().copied().find(|r| r.slug == name || r.id == name)
+    RULES
+        .iter()
+        .copied()
+        .find(|r| r.slug == name || r.id == name)
 }

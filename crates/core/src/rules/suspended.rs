@@ -62,7 +62,10 @@ fn check(ctx: &Context) -> Vec<Finding> {
         .filter(|m| m.time.is_some())
         .max_by_key(|m| m.time);
     let mut head = "is not running: suspended".to_string();
-    let mut message = format!("{} is suspended: no Job starts until spec.suspend is false.", ctx.name());
+    let mut message = format!(
+        "{} is suspended: no Job starts until spec.suspend is false.",
+        ctx.name()
+    );
     if let Some(m) = by {
         let t = m.time.unwrap_or(ctx.now);
         let ago = human_duration(ctx.now.as_second() - t.as_second());
@@ -118,8 +121,15 @@ spec:
         let r = run(yaml, "2026-11-20T12:00:00Z");
         let f = findings(&r, "suspended");
         assert_eq!(f.len(), 1);
-        assert!(f[0].message.contains("suspended 3d 2h ago"), "{}", f[0].message);
+        assert!(
+            f[0].message.contains("suspended 3d 2h ago"),
+            "{}",
+            f[0].message
+        );
         assert!(f[0].message.contains("kubectl-patch"));
-        assert_eq!(r.cron_jobs[0].headline, "report-daily is not running: suspended 3d 2h ago by kubectl-patch");
+        assert_eq!(
+            r.cron_jobs[0].headline,
+            "report-daily is not running: suspended 3d 2h ago by kubectl-patch"
+        );
     }
 }
