@@ -10,19 +10,31 @@ fn ids_and_slugs_are_unique_and_well_formed() {
     let mut slugs: Vec<&str> = RULES.iter().map(|r| r.slug).collect();
     for r in RULES.iter() {
         assert!(
-            r.id.len() == 6 && r.id.starts_with("CJD") && r.id[3..].chars().all(|c| c.is_ascii_digit()),
+            r.id.len() == 6
+                && r.id.starts_with("CJD")
+                && r.id[3..].chars().all(|c| c.is_ascii_digit()),
             "bad id {}",
             r.id
         );
         assert!(
             !r.slug.is_empty()
-                && r.slug.split('-').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())),
+                && r.slug.split('-').all(|p| !p.is_empty()
+                    && p.chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())),
             "slug {} is not kebab-case",
             r.slug
         );
         assert!(!RETIRED.contains(&r.id), "{} reuses a retired id", r.id);
-        assert!(r.summary.ends_with('.') && !r.summary.contains('\n'), "{}: summary must be one sentence", r.slug);
-        assert!(!r.explanation.is_empty() && !r.remediation.is_empty(), "{}: docs missing", r.slug);
+        assert!(
+            r.summary.ends_with('.') && !r.summary.contains('\n'),
+            "{}: summary must be one sentence",
+            r.slug
+        );
+        assert!(
+            !r.explanation.is_empty() && !r.remediation.is_empty(),
+            "{}: docs missing",
+            r.slug
+        );
     }
     ids.sort_unstable();
     slugs.sort_unstable();
@@ -37,17 +49,47 @@ fn ids_and_slugs_are_unique_and_well_formed() {
 fn every_rule_fires_on_its_example_and_stays_quiet_on_the_other() {
     for r in RULES.iter() {
         let fired = examples::run(r.fires_on, r.example_now);
-        assert!(fired.errors.is_empty(), "{}: fires_on does not load: {:?}", r.slug, fired.errors);
-        assert!(!fired.cron_jobs.is_empty(), "{}: fires_on has no CronJob", r.slug);
+        assert!(
+            fired.errors.is_empty(),
+            "{}: fires_on does not load: {:?}",
+            r.slug,
+            fired.errors
+        );
+        assert!(
+            !fired.cron_jobs.is_empty(),
+            "{}: fires_on has no CronJob",
+            r.slug
+        );
         let hits = examples::findings(&fired, r.slug);
-        assert!(!hits.is_empty(), "{}: does not fire on its fires_on example", r.slug);
+        assert!(
+            !hits.is_empty(),
+            "{}: does not fire on its fires_on example",
+            r.slug
+        );
         for f in hits {
-            assert!(!f.message.is_empty() && !f.message.contains('\n'), "{}: message must be one line", r.slug);
-            assert!(!f.remediation.is_empty(), "{}: finding without remediation", r.slug);
+            assert!(
+                !f.message.is_empty() && !f.message.contains('\n'),
+                "{}: message must be one line",
+                r.slug
+            );
+            assert!(
+                !f.remediation.is_empty(),
+                "{}: finding without remediation",
+                r.slug
+            );
         }
         let quiet = examples::run(r.quiet_on, r.example_now);
-        assert!(quiet.errors.is_empty(), "{}: quiet_on does not load: {:?}", r.slug, quiet.errors);
-        assert!(!quiet.cron_jobs.is_empty(), "{}: quiet_on has no CronJob", r.slug);
+        assert!(
+            quiet.errors.is_empty(),
+            "{}: quiet_on does not load: {:?}",
+            r.slug,
+            quiet.errors
+        );
+        assert!(
+            !quiet.cron_jobs.is_empty(),
+            "{}: quiet_on has no CronJob",
+            r.slug
+        );
         assert!(
             examples::findings(&quiet, r.slug).is_empty(),
             "{}: fires on its quiet_on example: {:?}",

@@ -181,7 +181,10 @@ mod tests {
         assert_eq!(p(""), Err(r#"time: invalid duration """#.into()));
         assert_eq!(p("-"), Err(r#"time: invalid duration "-""#.into()));
         assert_eq!(p("1"), Err(r#"time: missing unit in duration "1""#.into()));
-        assert_eq!(p("00"), Err(r#"time: missing unit in duration "00""#.into()));
+        assert_eq!(
+            p("00"),
+            Err(r#"time: missing unit in duration "00""#.into())
+        );
         assert_eq!(
             p("1q"),
             Err(r#"time: unknown unit "q" in duration "1q""#.into())

@@ -25,12 +25,8 @@ pub(crate) fn is_go_space(c: char) -> bool {
             | '\u{85}'
             | '\u{A0}'
             | '\u{1680}'
-            | '\u{2000}'..='\u{200A}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202F}'
-            | '\u{205F}'
-            | '\u{3000}'
+            | '\u{2000}'
+            ..='\u{200A}' | '\u{2028}' | '\u{2029}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
     )
 }
 
@@ -226,10 +222,16 @@ mod tests {
     #[test]
     fn strconv_quote_escapes_like_go() {
         assert_eq!(strconv_quote("a\"b\\"), r#""a\"b\\""#);
-        assert_eq!(strconv_quote("\u{7}\u{8}\u{c}\n\r\t\u{b}"), r#""\a\b\f\n\r\t\v""#);
+        assert_eq!(
+            strconv_quote("\u{7}\u{8}\u{c}\n\r\t\u{b}"),
+            r#""\a\b\f\n\r\t\v""#
+        );
         assert_eq!(strconv_quote("\u{1}\u{7f}"), r#""\x01\x7f""#);
         assert_eq!(strconv_quote("é5"), "\"é5\"");
-        assert_eq!(strconv_quote("\u{AD}\u{200B}\u{FEFF}"), r#""\u00ad\u200b\ufeff""#);
+        assert_eq!(
+            strconv_quote("\u{AD}\u{200B}\u{FEFF}"),
+            r#""\u00ad\u200b\ufeff""#
+        );
         assert_eq!(strconv_quote("\u{E0001}"), r#""\U000e0001""#);
         assert_eq!(strconv_quote("\u{10FFFF}"), r#""\U0010ffff""#);
     }

@@ -80,7 +80,13 @@ pub(crate) struct Zone<'a> {
 impl<'a> Zone<'a> {
     pub(crate) fn new(tz: &'a TimeZone) -> Zone<'a> {
         // An empty period, so the first lookup fills it.
-        Zone { tz, key: zone_memo::key_of(tz), start: 0, end: 0, offset: 0 }
+        Zone {
+            tz,
+            key: zone_memo::key_of(tz),
+            start: 0,
+            end: 0,
+            offset: 0,
+        }
     }
 
     /// UTC offset in seconds at the instant `unix`.
@@ -124,9 +130,16 @@ impl<'a> Zone<'a> {
                 self.offset = tz.to_offset(at).seconds();
             }
         }
-        self.end = tz.following(at).next().map_or(i64::MAX, |tr| tr.timestamp().as_second());
+        self.end = tz
+            .following(at)
+            .next()
+            .map_or(i64::MAX, |tr| tr.timestamp().as_second());
         if let Some(key) = self.key {
-            let period = Period { start: self.start, end: self.end, offset: self.offset };
+            let period = Period {
+                start: self.start,
+                end: self.end,
+                offset: self.offset,
+            };
             zone_memo::remember(key, tz, period);
         }
     }
@@ -156,7 +169,11 @@ pub(crate) struct Clock<'a> {
 
 impl<'a> Clock<'a> {
     pub(crate) fn new(tz: &'a TimeZone) -> Clock<'a> {
-        Clock { zone: Zone::new(tz), last_days: i64::MIN, last_date: (0, 0, 0, 0) }
+        Clock {
+            zone: Zone::new(tz),
+            last_days: i64::MIN,
+            last_date: (0, 0, 0, 0),
+        }
     }
 
     /// The wall clock at the instant `unix` (Go's `t.In(loc)` field accessors).

@@ -10,6 +10,18 @@
 //! * [`Schedule::next`] — first activation strictly after `after`, `None` where Go returns
 //!   the zero time ("never" within the 5-year search window).
 //! * [`load_location`] — Go's `time.LoadLocation`.
+//!
+//! Layout: `parse` (the grammar and its error texts) on top of `go_text` (Go's
+//! `strings.Fields`, `ToLower`, `strconv.Atoi`/`Quote`) and `go_duration`
+//! (`time.ParseDuration`); `location` (LoadLocation as a path walk over the bundled
+//! names); `next` (robfig's `Next`, step for step) on top of `go_time` (Go's `Date`,
+//! `AddDate`, `Truncate` and zone lookups), `skip` (strides over steps that provably
+//! change nothing) and `zone_memo` (per-thread memo of zone offset periods).
+//!
+//! Known limits, all outside what the controller can meet in practice: results past
+//! jiff's year-9999 range saturate at `Timestamp::MAX`; searches that never end in robfig
+//! (zones that skipped a whole calendar day) report `None`; zone data is jiff's bundled
+//! tzdb, which can differ from a given controller's tzdata for recently changed zones.
 
 use jiff::Timestamp;
 use jiff::tz::TimeZone;

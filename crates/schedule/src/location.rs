@@ -77,11 +77,19 @@ fn walk(name: &str) -> Lookup {
         if part.len() > NAME_MAX {
             return Lookup::Failed(ENAMETOOLONG);
         }
-        let path = if dir.is_empty() { (*part).to_owned() } else { format!("{dir}/{part}") };
+        let path = if dir.is_empty() {
+            (*part).to_owned()
+        } else {
+            format!("{dir}/{part}")
+        };
         if directories().contains(&path) {
             dir = path;
         } else if let Some(tz) = zone_file(&path) {
-            return if i + 1 == parts.len() { Lookup::Found(tz) } else { Lookup::Failed(ENOTDIR) };
+            return if i + 1 == parts.len() {
+                Lookup::Found(tz)
+            } else {
+                Lookup::Failed(ENOTDIR)
+            };
         } else {
             return Lookup::Missing;
         }
@@ -92,7 +100,10 @@ fn walk(name: &str) -> Lookup {
 /// Go's `time.LoadLocation`: `Ok(None)` is `time.Local`.
 pub(crate) fn load_location(name: &str) -> Result<Option<Location>, String> {
     if name.is_empty() || name == "UTC" {
-        return Ok(Some(Location { name: "UTC".to_owned(), tz: TimeZone::UTC }));
+        return Ok(Some(Location {
+            name: "UTC".to_owned(),
+            tz: TimeZone::UTC,
+        }));
     }
     if name == "Local" {
         return Ok(None);
@@ -110,7 +121,10 @@ pub(crate) fn load_location(name: &str) -> Result<Option<Location>, String> {
     }
     // Go reports the first error that is not ENOENT, from any source.
     match walk(name) {
-        Lookup::Found(tz) => Ok(Some(Location { name: name.to_owned(), tz })),
+        Lookup::Found(tz) => Ok(Some(Location {
+            name: name.to_owned(),
+            tz,
+        })),
         Lookup::Failed(errno) => Err(errno.to_owned()),
         Lookup::Missing if too_long(SECOND_SOURCE_PREFIX_LEN) => Err(ENAMETOOLONG.to_owned()),
         Lookup::Missing => Err(format!("unknown time zone {name}")),
@@ -130,7 +144,13 @@ mod tests {
         assert_eq!(load_location("").unwrap().unwrap().name, "UTC");
         assert_eq!(load_location("UTC").unwrap().unwrap().name, "UTC");
         assert!(load_location("Local").unwrap().is_none());
-        for bad in ["../etc/passwd", "/etc/localtime", "\\x", "a..b", "America/../UTC"] {
+        for bad in [
+            "../etc/passwd",
+            "/etc/localtime",
+            "\\x",
+            "a..b",
+            "America/../UTC",
+        ] {
             assert_eq!(err(bad), "time: invalid location name");
         }
     }
@@ -139,8 +159,18 @@ mod tests {
     fn lookup_is_case_sensitive_and_exact() {
         let berlin = load_location("Europe/Berlin").unwrap().unwrap();
         assert_eq!(berlin.name, "Europe/Berlin");
-        assert_eq!(load_location("US/Eastern").unwrap().unwrap().name, "US/Eastern");
-        for bad in ["europe/berlin", "utc", "Etc/Unknown", "Nowhere/Land", "local", "=UTC"] {
+        assert_eq!(
+            load_location("US/Eastern").unwrap().unwrap().name,
+            "US/Eastern"
+        );
+        for bad in [
+            "europe/berlin",
+            "utc",
+            "Etc/Unknown",
+            "Nowhere/Land",
+            "local",
+            "=UTC",
+        ] {
             assert_eq!(err(bad), format!("unknown time zone {bad}"));
         }
     }
@@ -148,7 +178,10 @@ mod tests {
     #[test]
     fn names_are_paths() {
         // The given spelling is kept as the location's name, as Go does.
-        assert_eq!(load_location("Etc/./UTC").unwrap().unwrap().name, "Etc/./UTC");
+        assert_eq!(
+            load_location("Etc/./UTC").unwrap().unwrap().name,
+            "Etc/./UTC"
+        );
         assert!(load_location("./UTC").unwrap().is_some());
         assert!(load_location("America//New_York").unwrap().is_some());
         assert_eq!(err("America"), "is a directory");
@@ -156,11 +189,17 @@ mod tests {
         assert_eq!(err("."), "is a directory");
         assert_eq!(err("America/New_York/"), "not a directory");
         assert_eq!(err("UTC/x"), "not a directory");
-        assert_eq!(err("America/Nowhere/x"), "unknown time zone America/Nowhere/x");
+        assert_eq!(
+            err("America/Nowhere/x"),
+            "unknown time zone America/Nowhere/x"
+        );
         assert_eq!(err("a\0b"), "invalid argument");
         assert_eq!(err(&"x".repeat(256)), "file name too long");
         assert_eq!(err(&"a/".repeat(2100)), "file name too long");
         // Fits the first source's path limit but not the (absent) second source's.
-        assert_eq!(err(&format!("Nowhere{}", "/x".repeat(2033))), "file name too long");
+        assert_eq!(
+            err(&format!("Nowhere{}", "/x".repeat(2033))),
+            "file name too long"
+        );
     }
 }

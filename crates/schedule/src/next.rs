@@ -11,9 +11,9 @@
 //! Two departures, neither visible in results robfig actually returns:
 //! * a field that can never match (e.g. `,` as the minute list) answers "never" at once
 //!   instead of scanning five years minute by minute to the same answer;
-//! * a step budget stops searches that would never end upstream (robfig loops forever
-//!   when Go's `Date` maps a skipped day back onto the previous one, as for
-//!   Pacific/Apia's missing 2011-12-30) and reports "never" for them.
+//! * searches that never end upstream report "never": robfig loops forever when Go's
+//!   `Date` maps a skipped calendar day back onto the previous one (Pacific/Apia's
+//!   missing 2011-12-30), which is detected directly; a step budget catches anything else.
 
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
@@ -110,6 +110,7 @@ pub(crate) fn spec_next(s: &SpecSchedule, after: Timestamp, tz: &TimeZone) -> Op
                 added = true;
                 t = clock.date(t.year, i64::from(t.month), i64::from(t.day), 0, 0, 0);
             }
+            let before = t.unix;
             let run = skip::day_run(&mut clock, s, &t);
             if run > 0 {
                 t = clock.add_seconds(&t, run * SECONDS_PER_DAY);
@@ -122,6 +123,11 @@ pub(crate) fn spec_next(s: &SpecSchedule, after: Timestamp, tz: &TimeZone) -> Op
                 let h = i64::from(t.hour);
                 let shift = if h > 12 { 24 - h } else { -h };
                 t = clock.add_seconds(&t, shift * 3600);
+            }
+            if t.unix == before {
+                // Go's Date mapped the next day back onto this one (a skipped calendar
+                // day, e.g. Pacific/Apia 2011-12-30): robfig would repeat this step forever.
+                return None;
             }
             if t.day == 1 {
                 continue 'wrap;
@@ -159,7 +165,8 @@ pub(crate) fn spec_next(s: &SpecSchedule, after: Timestamp, tz: &TimeZone) -> Op
             spend!();
             // Truncating to the second is a no-op: times here are whole seconds.
             added = true;
-            t = clock.add_seconds(&t, 1);
+            let run = skip::second_run(&mut clock, s, &t);
+            t = clock.add_seconds(&t, run);
             if t.second == 0 {
                 continue 'wrap;
             }

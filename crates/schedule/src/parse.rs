@@ -19,9 +19,21 @@ struct Bounds {
     names: &'static [&'static str],
 }
 
-const MINUTES: Bounds = Bounds { min: 0, max: 59, names: &[] };
-const HOURS: Bounds = Bounds { min: 0, max: 23, names: &[] };
-const DOM: Bounds = Bounds { min: 1, max: 31, names: &[] };
+const MINUTES: Bounds = Bounds {
+    min: 0,
+    max: 59,
+    names: &[],
+};
+const HOURS: Bounds = Bounds {
+    min: 0,
+    max: 23,
+    names: &[],
+};
+const DOM: Bounds = Bounds {
+    min: 1,
+    max: 31,
+    names: &[],
+};
 /// Month names; index + 1 is the value.
 const MONTHS: Bounds = Bounds {
     min: 1,
@@ -38,7 +50,10 @@ const DOW: Bounds = Bounds {
 };
 
 fn fail(message: String) -> ParseError {
-    ParseError { message, panics: false }
+    ParseError {
+        message,
+        panics: false,
+    }
 }
 
 /// Every value of the bounds plus the star bit (robfig's `all`).
@@ -171,11 +186,24 @@ fn descriptor(name: &str) -> Option<SpecSchedule> {
         dow: all(&DOW),
     };
     Some(match name {
-        "@yearly" | "@annually" => SpecSchedule { dom: one(&DOM), month: one(&MONTHS), ..base },
-        "@monthly" => SpecSchedule { dom: one(&DOM), ..base },
-        "@weekly" => SpecSchedule { dow: one(&DOW), ..base },
+        "@yearly" | "@annually" => SpecSchedule {
+            dom: one(&DOM),
+            month: one(&MONTHS),
+            ..base
+        },
+        "@monthly" => SpecSchedule {
+            dom: one(&DOM),
+            ..base
+        },
+        "@weekly" => SpecSchedule {
+            dow: one(&DOW),
+            ..base
+        },
         "@daily" | "@midnight" => base,
-        "@hourly" => SpecSchedule { hour: all(&HOURS), ..base },
+        "@hourly" => SpecSchedule {
+            hour: all(&HOURS),
+            ..base
+        },
         _ => return None,
     })
 }
@@ -184,18 +212,26 @@ fn descriptor(name: &str) -> Option<SpecSchedule> {
 fn every(nanos: i64) -> ConstantDelay {
     const NANOS_PER_SECOND: i64 = 1_000_000_000;
     let nanos = nanos.max(NANOS_PER_SECOND);
-    ConstantDelay { delay_seconds: nanos / NANOS_PER_SECOND }
+    ConstantDelay {
+        delay_seconds: nanos / NANOS_PER_SECOND,
+    }
 }
 
 fn parse_descriptor(spec: &str, zone: ScheduleZone) -> Result<Schedule, ParseError> {
     if let Some(s) = descriptor(spec) {
-        return Ok(Schedule { kind: ScheduleKind::Spec(s), zone });
+        return Ok(Schedule {
+            kind: ScheduleKind::Spec(s),
+            zone,
+        });
     }
     if let Some(text) = spec.strip_prefix("@every ") {
         let nanos = parse_go_duration(text)
             .map_err(|e| fail(format!("failed to parse duration {spec}: {e}")))?;
         // robfig's ConstantDelaySchedule ignores the location; keep it for reporting only.
-        return Ok(Schedule { kind: ScheduleKind::Every(every(nanos)), zone });
+        return Ok(Schedule {
+            kind: ScheduleKind::Every(every(nanos)),
+            zone,
+        });
     }
     Err(fail(format!("unrecognized descriptor: {spec}")))
 }
@@ -247,5 +283,100 @@ pub(crate) fn parse_standard(spec: &str) -> Result<Schedule, ParseError> {
         month: field_bits(fields[3], &MONTHS)?,
         dow: field_bits(fields[4], &DOW)?,
     };
-    Ok(Schedule { kind: ScheduleKind::Spec(s), zone })
+    Ok(Schedule {
+        kind: ScheduleKind::Spec(s),
+        zone,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `5`, `1,3`, `1-5/2`, `0-59+*`: the bit set expected by a `range`/`field` row.
+    fn set(spec: &str) -> u64 {
+        let (body, star) = spec.strip_suffix("+*").map_or((spec, 0), |b| (b, STAR_BIT));
+        let mut bits = 0u64;
+        for part in body.split(',') {
+            let (range, step) = part
+                .split_once('/')
+                .map_or((part, 1), |(r, s)| (r, s.parse().unwrap()));
+            let (lo, hi) = range.split_once('-').unwrap_or((range, range));
+            let (lo, hi): (u64, u64) = (lo.parse().unwrap(), hi.parse().unwrap());
+            bits |= (lo..=hi).step_by(step).fold(0, |acc, v| acc | 1 << v);
+        }
+        bits | star
+    }
+
+    /// robfig's TestRange/TestField/TestAll/TestBits rows (internal functions with ad-hoc
+    /// bounds); the other rows of the file are run by tests/cases.rs.
+    #[test]
+    fn robfig_range_and_field_tables() {
+        let table = include_str!("../tests/data/robfig_parser_cases.txt");
+        let mut checked = 0;
+        for line in table.lines().filter(|l| !l.starts_with('#')) {
+            let f: Vec<&str> = line.split(" | ").map(str::trim).collect();
+            if !matches!(f[0], "range" | "rangeerr" | "field") {
+                continue;
+            }
+            let expr: String = serde_json::from_str(f[1]).unwrap();
+            let b = Bounds {
+                min: f[2].parse().unwrap(),
+                max: f[3].parse().unwrap(),
+                names: &[],
+            };
+            let got = if f[0] == "field" {
+                field_bits(&expr, &b)
+            } else {
+                range_bits(&expr, &b)
+            };
+            match f[0] {
+                "rangeerr" => {
+                    let want: String = serde_json::from_str(f[4]).unwrap();
+                    let msg = got.expect_err(line).message;
+                    assert!(msg.contains(&want), "{line}: got {msg}");
+                }
+                _ => assert_eq!(got, Ok(set(f[4])), "{line}"),
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 33);
+    }
+
+    #[test]
+    fn month_and_weekday_names() {
+        assert_eq!(field_bits("JAN-mar", &MONTHS), Ok(0b1110));
+        assert_eq!(field_bits("sun,SAT", &DOW), Ok(1 | 1 << 6));
+        // Go's ToLower maps U+0130 to 'i', so this is Friday upstream too.
+        assert_eq!(field_bits("FR\u{130}", &DOW), Ok(1 << 5));
+        assert!(field_bits("january", &MONTHS).is_err());
+        assert!(field_bits("jan", &DOW).is_err());
+    }
+
+    #[test]
+    fn check_order_follows_robfig() {
+        let msg = |e: &str, b: &Bounds| range_bits(e, b).unwrap_err().message;
+        // The start is parsed before the hyphen count is looked at…
+        assert_eq!(
+            msg("a-b-c", &MINUTES),
+            "failed to parse int from a: strconv.Atoi: parsing \"a\": invalid syntax"
+        );
+        // …and the range before the slash count.
+        assert_eq!(
+            msg("a/1/2", &MINUTES),
+            "failed to parse int from a: strconv.Atoi: parsing \"a\": invalid syntax"
+        );
+        assert_eq!(msg("1-x-3", &MINUTES), "too many hyphens: 1-x-3");
+        assert_eq!(msg("*/x/y", &MINUTES), "too many slashes: */x/y");
+        // Bounds are checked before a zero step; "a/n" runs to the maximum first.
+        assert_eq!(
+            msg("0-70/0", &MINUTES),
+            "end of range (70) above maximum (59): 0-70/0"
+        );
+        assert_eq!(
+            msg("70/0", &MINUTES),
+            "beginning of range (70) beyond end of range (59): 70/0"
+        );
+        assert_eq!(range_bits("*-x-y", &MINUTES), range_bits("*", &MINUTES));
+    }
 }

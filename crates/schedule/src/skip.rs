@@ -18,7 +18,11 @@ fn distance_to_next(set: u64, value: u8, limit: u8) -> i64 {
     let value = u32::from(value);
     let limit = u32::from(limit);
     let wanted = (set & ((1u64 << limit) - 1)) >> (value + 1);
-    let target = if wanted == 0 { limit } else { value + 1 + wanted.trailing_zeros() };
+    let target = if wanted == 0 {
+        limit
+    } else {
+        value + 1 + wanted.trailing_zeros()
+    };
     i64::from(target.min(limit) - value)
 }
 
@@ -26,6 +30,12 @@ fn distance_to_next(set: u64, value: u8, limit: u8) -> i64 {
 pub(crate) fn minute_run(clock: &mut Clock, s: &SpecSchedule, t: &Wall) -> i64 {
     let want = distance_to_next(s.minute, t.minute, 60);
     want.min(clock.steps_in_period(t, 60, false)).max(1)
+}
+
+/// Second-loop steps (of 1 s) to take at once; at least one.
+pub(crate) fn second_run(clock: &mut Clock, s: &SpecSchedule, t: &Wall) -> i64 {
+    let want = distance_to_next(s.second, t.second, 60);
+    want.min(clock.steps_in_period(t, 1, false)).max(1)
 }
 
 /// Hour-loop steps (of 3600 s) to take at once; at least one.

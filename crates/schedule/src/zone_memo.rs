@@ -27,7 +27,8 @@ pub(crate) struct Period {
 pub(crate) type ZoneKey = (usize, usize);
 
 pub(crate) fn key_of(tz: &TimeZone) -> Option<ZoneKey> {
-    tz.iana_name().map(|name| (name.as_ptr() as usize, name.len()))
+    tz.iana_name()
+        .map(|name| (name.as_ptr() as usize, name.len()))
 }
 
 struct Entry {
@@ -60,14 +61,20 @@ pub(crate) fn find(key: ZoneKey, unix: i64) -> Option<Period> {
 /// Remembers a period of `tz` (whose key is `key`).
 pub(crate) fn remember(key: ZoneKey, tz: &TimeZone, period: Period) {
     MEMO.with(|memo| {
-        let Ok(mut memo) = memo.try_borrow_mut() else { return };
+        let Ok(mut memo) = memo.try_borrow_mut() else {
+            return;
+        };
         let idx = match memo.iter().position(|e| e.key == key) {
             Some(i) => i,
             None => {
                 if memo.len() >= MAX_ZONES {
                     memo.remove(0);
                 }
-                memo.push(Entry { key, _zone: tz.clone(), periods: Vec::new() });
+                memo.push(Entry {
+                    key,
+                    _zone: tz.clone(),
+                    periods: Vec::new(),
+                });
                 memo.len() - 1
             }
         };
@@ -90,7 +97,11 @@ mod tests {
     fn remembers_by_zone_and_instant() {
         let ny = TimeZone::get("America/New_York").unwrap();
         let key = key_of(&ny).unwrap();
-        let p = Period { start: 100, end: 200, offset: -18_000 };
+        let p = Period {
+            start: 100,
+            end: 200,
+            offset: -18_000,
+        };
         remember(key, &ny, p);
         assert_eq!(find(key, 100), Some(p));
         assert_eq!(find(key, 199), Some(p));

@@ -116,10 +116,10 @@ fn time_part(s: &SpecSchedule) -> String {
             minute_words
         };
     }
-    if minutes.len() == 1 && hours.len() <= 6 {
+    if minutes.len() * hours.len() <= 6 {
         let times: Vec<String> = hours
             .iter()
-            .map(|h| format!("{h:02}:{:02}", minutes[0]))
+            .flat_map(|h| minutes.iter().map(move |m| format!("{h:02}:{m:02}")))
             .collect();
         return format!("At {}", join(&times));
     }

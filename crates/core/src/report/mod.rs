@@ -147,9 +147,10 @@ pub fn build(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Re
             match rep.effective() {
                 Some(e) => (Some(e.formatted.clone()), Some(Ok(e.schedule.clone()))),
                 None => {
-                    let tz = cj.spec.time_zone.as_deref().filter(|z| {
-                        !rep.time_zone_ignored && schedule::load_location(z).is_ok()
-                    });
+                    let tz =
+                        cj.spec.time_zone.as_deref().filter(|z| {
+                            !rep.time_zone_ignored && schedule::load_location(z).is_ok()
+                        });
                     let f = cj.spec.schedule.as_deref().map(|s| format_schedule(s, tz));
                     let p = f.as_deref().map(schedule::parse_standard);
                     (f, p)
@@ -267,7 +268,7 @@ fn headline(ctx: &Context, findings: &[Finding], next: &[Timestamp], health: Hea
                 .filter(|f| f.severity >= Severity::Warning)
                 .count();
             format!(
-                "{name} runs on schedule ({next_text}), with {n} risk{} to fix",
+                "{name} runs on schedule, with {n} risk{} to fix; {next_text}",
                 if n == 1 { "" } else { "s" }
             )
         }

@@ -134,6 +134,12 @@ fn empty_slot(ctx: &Context, t: Timestamp, due: Option<Timestamp>) -> Slot {
         };
         return mk(SlotStatus::Unknown, note.into());
     }
+    if Some(t) == due && rep.decision == Decision::NothingDue && rep.window_miss {
+        return mk(
+            SlotStatus::Missed,
+            "missed: the controller's estimate skips it on this uneven schedule".into(),
+        );
+    }
     if Some(t) == due {
         return match rep.decision {
             Decision::Create => mk(
@@ -174,6 +180,16 @@ fn empty_slot(ctx: &Context, t: Timestamp, due: Option<Timestamp>) -> Slot {
         return mk(
             SlotStatus::Skipped,
             "skipped: suspended (missed slots are never backfilled)".into(),
+        );
+    }
+    if let Some(sds) = cj
+        .spec
+        .starting_deadline_seconds
+        .filter(|s| ctx.now.as_second() - t.as_second() > *s)
+    {
+        return mk(
+            SlotStatus::Missed,
+            format!("missed: more than startingDeadlineSeconds ({sds}s) ago"),
         );
     }
     if rep.window_miss && rep.true_most_recent == Some(t) {

@@ -117,8 +117,11 @@ fn check(ctx: &Context) -> Vec<Finding> {
         ));
     }
     let mut f = Finding::new(&RULE, message).field("spec.schedule");
-    for l in &lines {
-        f = f.evidence(l.clone());
+    // One affected day is the message itself; several are listed as evidence.
+    if lines.len() > 1 {
+        for l in &lines {
+            f = f.evidence(l.clone());
+        }
     }
     match alternative(ctx) {
         Some((s, cmd)) => {
@@ -172,9 +175,12 @@ mod tests {
         let f = findings(&r, "dst-gap");
         // Spec A.6 / E22: 2026-04-05 is the fall-back day (clocks 02:00 → 01:30).
         assert!(
-            f[0].evidence
-                .iter()
-                .any(|e| e.starts_with("no run on Sun 2026-04-05 at 02:00 although it exists")),
+            f[0].message
+                .starts_with("No run on Sun 2026-04-05 at 02:00 although it exists")
+                || f[0]
+                    .evidence
+                    .iter()
+                    .any(|e| e.starts_with("no run on Sun 2026-04-05 at 02:00 although it exists")),
             "{:?}",
             f[0].evidence
         );

@@ -58,6 +58,9 @@ fn check(ctx: &Context) -> Vec<Finding> {
     ) else {
         return Vec::new();
     };
+    if sds == 0 {
+        return Vec::new(); // starting-deadline-too-small says it: 0 means never
+    }
     let late = ctx.now.as_second() - slot.as_second();
     let mut f = Finding::new(
         &RULE,

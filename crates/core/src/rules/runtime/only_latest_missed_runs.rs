@@ -49,7 +49,13 @@ status: {lastScheduleTime: "2024-01-01T10:00:00Z"}
 fn check(ctx: &Context) -> Vec<Finding> {
     let rep = ctx.replay;
     let cj = ctx.cron_job;
-    if cj.spec.suspend || too_many_missed(ctx) || rep.window_miss || rep.wrong_slot {
+    // With startingDeadlineSeconds 0 nothing ever runs: starting-deadline-too-small says it.
+    if cj.spec.suspend
+        || too_many_missed(ctx)
+        || rep.window_miss
+        || rep.wrong_slot
+        || cj.spec.starting_deadline_seconds == Some(0)
+    {
         return Vec::new();
     }
     if !matches!(rep.decision, Decision::Create | Decision::MissedDeadline) {

@@ -1,0 +1,296 @@
+//! `explain -f` and `lint` as a user runs them: exit codes in a shell `if`, stdin, bad input
+//! that is reported with file:line:col without losing the other documents, and snapshots of
+//! exactly what people read (fixed --now, NO_COLOR, fixed width).
+
+use assert_cmd::Command;
+
+const NOW: &str = "2026-11-20T12:00:00Z";
+
+fn doctor() -> Command {
+    let mut c = Command::cargo_bin("kubectl-cronjob_doctor").unwrap();
+    c.env("NO_COLOR", "1")
+        .env("COLUMNS", "100")
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+fn run(args: &[&str]) -> (String, String, i32) {
+    let out = doctor().args(args).output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap(),
+    )
+}
+
+#[test]
+fn explain_text_of_every_example() {
+    let mut files: Vec<_> = std::fs::read_dir("examples")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    for f in files {
+        let name = f.file_stem().unwrap().to_string_lossy().to_string();
+        let (out, _, _) = run(&["explain", "-f", f.to_str().unwrap(), "--now", NOW]);
+        insta::assert_snapshot!(format!("explain_{name}"), out);
+    }
+}
+
+#[test]
+fn explain_json_follows_the_contract() {
+    let (out, _, code) = run(&[
+        "explain",
+        "-f",
+        "examples/forbid-blocked-by-hung-job.yaml",
+        "--now",
+        NOW,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["schemaVersion"], 1);
+    assert_eq!(v["now"], NOW);
+    let cj = &v["cronJobs"][0];
+    assert_eq!(cj["namespace"], "ops");
+    assert_eq!(cj["name"], "backup");
+    assert_eq!(
+        cj["source"]["file"],
+        "examples/forbid-blocked-by-hung-job.yaml"
+    );
+    assert_eq!(cj["source"]["line"], 3);
+    let c = &cj["controller"];
+    assert_eq!(c["decision"], "forbid-blocked");
+    assert_eq!(c["scheduledTime"], "2026-11-20T03:00:00Z");
+    assert_eq!(c["jobName"], "backup-29919060");
+    assert_eq!(c["events"], serde_json::json!(["JobAlreadyActive"]));
+    // Next(03:00 slot) = tomorrow 03:00, + 100 ms, − now 12:00.
+    assert_eq!(c["requeueAfterMs"], 15 * 3600 * 1000 + 100);
+    assert_eq!(c["missedSchedules"], "few");
+    assert_eq!(cj["nextScheduleTimes"].as_array().unwrap().len(), 5);
+    assert_eq!(cj["nextScheduleTimes"][0], "2026-11-21T03:00:00Z");
+    let f = &cj["findings"][0];
+    for key in ["id", "slug", "severity", "message", "remediation"] {
+        assert!(f[key].is_string(), "finding lacks {key}");
+    }
+    assert_eq!(f["slug"], "forbid-blocked");
+    assert!(v["errors"].as_array().unwrap().is_empty());
+    insta::assert_snapshot!("explain_json_forbid", out);
+}
+
+#[test]
+fn sarif_locates_findings_in_the_file() {
+    let (out, _, _) = run(&[
+        "lint",
+        "-f",
+        "examples/invalid-schedule-sunday-7.yaml",
+        "--now",
+        NOW,
+        "-o",
+        "sarif",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["version"], "2.1.0");
+    let results = v["runs"][0]["results"].as_array().unwrap();
+    let r = results
+        .iter()
+        .find(|r| r["properties"]["slug"] == "invalid-schedule")
+        .expect("invalid-schedule result");
+    assert_eq!(r["level"], "error");
+    let loc = &r["locations"][0]["physicalLocation"];
+    assert_eq!(
+        loc["artifactLocation"]["uri"],
+        "examples/invalid-schedule-sunday-7.yaml"
+    );
+    // `  schedule: "0 0 * * 7"` is line 6; the value's opening quote is column 13.
+    assert_eq!(loc["region"]["startLine"], 6);
+    assert_eq!(loc["region"]["startColumn"], 13);
+    let rules = v["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(
+        rules[r["ruleIndex"].as_u64().unwrap() as usize]["id"],
+        r["ruleId"]
+    );
+    insta::assert_snapshot!("lint_sarif_sunday_7", out);
+}
+
+#[test]
+fn lint_exit_codes_work_in_a_shell_if() {
+    assert_eq!(
+        run(&["lint", "-f", "examples/healthy.yaml", "--now", NOW]).2,
+        0
+    );
+    let (out, _, code) = run(&["lint", "-f", "examples/", "--now", NOW]);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("lint_examples", out);
+    // Only errors fail with --fail-on error; warnings are still shown.
+    assert_eq!(
+        run(&[
+            "lint",
+            "-f",
+            "examples/dst-gap-and-double-run.yaml",
+            "--now",
+            NOW,
+            "--fail-on",
+            "error"
+        ])
+        .2,
+        0
+    );
+    assert_eq!(
+        run(&[
+            "lint",
+            "-f",
+            "examples/dst-gap-and-double-run.yaml",
+            "--now",
+            NOW
+        ])
+        .2,
+        1
+    );
+    assert_eq!(
+        run(&[
+            "lint",
+            "-f",
+            "examples/",
+            "--now",
+            NOW,
+            "--fail-on",
+            "never"
+        ])
+        .2,
+        0
+    );
+    // Unreadable input: 2, whatever else was found.
+    let (_, _, code) = run(&["lint", "-f", "does/not/exist.yaml", "--now", NOW]);
+    assert_eq!(code, 2);
+    let ok = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "if {} lint -f examples/healthy.yaml --now {NOW} >/dev/null; then echo pass; else echo fail; fi",
+            assert_cmd::cargo::cargo_bin("kubectl-cronjob_doctor").display()
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&ok.stdout).trim(), "pass");
+}
+
+#[test]
+fn a_malformed_document_is_reported_and_the_others_are_still_checked() {
+    let input = "\
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: first}
+spec:
+  schedule: \"0 0 * * 7\"
+  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: broken
+spec: [
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: third}
+spec:
+  schedule: \"*/5 * * * *\"
+  suspend: true
+  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}
+";
+    let out = doctor()
+        .args(["lint", "-f", "-", "--now", NOW])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let has = |place: &str, slug: &str| {
+        text.lines()
+            .any(|l| l.starts_with(place) && l.contains(slug))
+    };
+    assert!(has("<stdin>:5:13 ", "error    invalid-schedule"), "{text}");
+    assert!(has("<stdin>:18:12 ", "error    suspended"), "{text}");
+    let err_line = text
+        .lines()
+        .find(|l| l.contains("input-error"))
+        .expect("the broken document is reported");
+    // The parser notices the unclosed `{` of line 10 at line 11, column 5: inside the broken
+    // document (lines 8-11), not at the documents around it.
+    assert!(
+        err_line.starts_with("<stdin>:11:5  input-error  invalid YAML"),
+        "{err_line}"
+    );
+}
+
+#[test]
+fn explain_by_name_suggests_close_names() {
+    let (_, err, code) = run(&["explain", "bakup", "-f", "examples/", "--now", NOW]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no CronJob named \"bakup\" in the input; did you mean backup?"),
+        "{err}"
+    );
+    let (out, _, _) = run(&["explain", "backup", "-f", "examples/", "--now", NOW]);
+    assert!(out.starts_with("✗ backup is not running"));
+    assert_eq!(out.matches("Controller replay").count(), 1);
+}
+
+#[test]
+fn kube_version_selects_the_legacy_controller() {
+    let (out, _, code) = run(&[
+        "explain",
+        "-f",
+        "examples/too-many-missed.yaml",
+        "--now",
+        NOW,
+        "--kube-version",
+        "1.20",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // ≤1.20: more than 100 unmet start times is a hard stop (FailedNeedsStart, no Job).
+    assert_eq!(
+        v["cronJobs"][0]["controller"]["decision"],
+        "invalid-schedule"
+    );
+    assert_eq!(
+        v["cronJobs"][0]["controller"]["events"],
+        serde_json::json!(["FailedNeedsStart"])
+    );
+    let (out, _, _) = run(&[
+        "explain",
+        "-f",
+        "examples/too-many-missed.yaml",
+        "--now",
+        NOW,
+        "-o",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["cronJobs"][0]["controller"]["decision"], "create");
+    assert_eq!(
+        v["cronJobs"][0]["controller"]["events"],
+        serde_json::json!(["TooManyMissedTimes", "SuccessfulCreate"])
+    );
+    let (_, err, code) = run(&["explain", "-f", "examples/", "--kube-version", "banana"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--kube-version"));
+}
+
+#[test]
+fn rules_catalogue_prints_in_every_format() {
+    let (out, _, code) = run(&["rules"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("CJD007") && l.contains("forbid-blocked"))
+    );
+    let (md, _, _) = run(&["rules", "-o", "markdown"]);
+    assert_eq!(md, std::fs::read_to_string("docs/rules.md").unwrap());
+    let (js, _, _) = run(&["rules", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&js).unwrap();
+    assert!(v["rules"].as_array().unwrap().len() >= 33);
+}

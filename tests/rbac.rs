@@ -1,0 +1,169 @@
+//! `deploy/rbac/` grants exactly what the plugin needs: the read-only role reads CronJobs, Jobs,
+//! Pods and Events and nothing else; the operator role adds only the writes its commands make.
+//! A rule added "to make it work" fails here and has to be argued for in this file.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Object {
+    api_version: String,
+    kind: String,
+    metadata: Metadata,
+    rules: Option<Vec<Rule>>,
+    role_ref: Option<RoleRef>,
+    subjects: Option<Vec<Subject>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Metadata {
+    name: String,
+    #[serde(default)]
+    labels: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Rule {
+    api_groups: Vec<String>,
+    resources: Vec<String>,
+    verbs: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct RoleRef {
+    api_group: String,
+    kind: String,
+    name: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Subject {
+    api_group: Option<String>,
+    kind: String,
+    name: String,
+}
+
+type Grant = (&'static str, &'static str, &'static str);
+
+/// (apiGroup, resource, verb)
+const READ_ONLY: [Grant; 10] = [
+    ("batch", "cronjobs", "get"),
+    ("batch", "cronjobs", "list"),
+    ("batch", "jobs", "get"),
+    ("batch", "jobs", "list"),
+    ("", "pods", "get"),
+    ("", "pods", "list"),
+    ("", "events", "get"),
+    ("", "events", "list"),
+    ("events.k8s.io", "events", "get"),
+    ("events.k8s.io", "events", "list"),
+];
+
+const OPERATOR_EXTRA: [Grant; 4] = [
+    ("batch", "jobs", "create"),                                  // trigger: a Job from the template
+    ("batch", "cronjobs", "patch"),                               // suspend / unsuspend
+    ("batch", "cronjobs/status", "patch"),                        // unsuspend --skip-missed
+    ("authorization.k8s.io", "selfsubjectaccessreviews", "create"), // "may I?" before acting
+];
+
+fn path(file: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/rbac").join(file)
+}
+
+fn parse(text: &str, what: &str) -> Vec<Object> {
+    serde_saphyr::from_multiple(text).unwrap_or_else(|e| panic!("{what}: {e}"))
+}
+
+/// The live ClusterRole of a file, and the example binding hidden in its comments.
+fn load(file: &str) -> (Object, Object) {
+    let text = std::fs::read_to_string(path(file)).unwrap();
+    let live = parse(&text, file);
+    assert_eq!(live.len(), 1, "{file}: exactly one live object, the ClusterRole (the binding stays an example)");
+    let role = live.into_iter().next().unwrap();
+
+    let marker = "# Example binding";
+    let (_, tail) = text.split_once(marker).unwrap_or_else(|| panic!("{file}: no {marker:?} block"));
+    let example: String = tail
+        .lines()
+        .skip(1)
+        .map(|l| l.strip_prefix("# ").or_else(|| l.strip_prefix('#')).unwrap_or_else(|| panic!("{file}: {l:?} after the example marker is not a comment")))
+        .filter(|l| l.trim() != "---")
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut binding = parse(&example, &format!("{file} (commented example)"));
+    assert_eq!(binding.len(), 1, "{file}: one example binding");
+    (role, binding.remove(0))
+}
+
+fn grants(role: &Object) -> BTreeSet<(String, String, String)> {
+    let mut out = BTreeSet::new();
+    for r in role.rules.as_ref().expect("rules") {
+        for g in &r.api_groups {
+            for res in &r.resources {
+                for v in &r.verbs {
+                    assert!(![g, res, v].iter().any(|s| s.contains('*')), "no wildcards: {r:?}");
+                    out.insert((g.clone(), res.clone(), v.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn owned(gs: &[Grant]) -> BTreeSet<(String, String, String)> {
+    gs.iter().map(|(g, r, v)| (g.to_string(), r.to_string(), v.to_string())).collect()
+}
+
+fn check_role(file: &str, name: &str, expected: &BTreeSet<(String, String, String)>) {
+    let (role, binding) = load(file);
+    assert_eq!(role.api_version, "rbac.authorization.k8s.io/v1");
+    assert_eq!(role.kind, "ClusterRole");
+    assert_eq!(role.metadata.name, name);
+    assert_eq!(role.metadata.labels.get("app.kubernetes.io/name").map(String::as_str), Some("kubectl-cronjob-doctor"));
+    assert!(role.role_ref.is_none() && role.subjects.is_none());
+    let got = grants(&role);
+    let missing: Vec<_> = expected.difference(&got).collect();
+    let extra: Vec<_> = got.difference(expected).collect();
+    assert!(missing.is_empty() && extra.is_empty(), "{file}: missing {missing:?}, extra {extra:?}");
+
+    assert_eq!(binding.api_version, "rbac.authorization.k8s.io/v1");
+    assert_eq!(binding.kind, "ClusterRoleBinding");
+    let role_ref = binding.role_ref.as_ref().expect("roleRef");
+    assert_eq!(
+        (role_ref.api_group.as_str(), role_ref.kind.as_str(), role_ref.name.as_str()),
+        ("rbac.authorization.k8s.io", "ClusterRole", name),
+        "{file}: the example binds this file's role"
+    );
+    let subjects = binding.subjects.as_ref().expect("subjects");
+    assert!(!subjects.is_empty() && subjects.iter().all(|s| !s.name.is_empty() && !s.kind.is_empty()));
+    assert!(subjects.iter().all(|s| s.api_group.as_deref() == Some("rbac.authorization.k8s.io")));
+}
+
+#[test]
+fn read_only_role_reads_cronjobs_jobs_pods_events_and_nothing_else() {
+    check_role("read-only.yaml", "cronjob-doctor-read-only", &owned(&READ_ONLY));
+}
+
+#[test]
+fn operator_role_adds_only_the_writes_of_the_operator_commands() {
+    let mut expected = owned(&READ_ONLY);
+    expected.extend(owned(&OPERATOR_EXTRA));
+    check_role("operator.yaml", "cronjob-doctor-operator", &expected);
+}
+
+#[test]
+fn the_roles_are_documented_where_users_look() {
+    let rbac_readme = std::fs::read_to_string(path("README.md")).unwrap();
+    for needle in ["read-only.yaml", "operator.yaml", "cronjob-doctor-read-only", "cronjob-doctor-operator", "403"] {
+        assert!(rbac_readme.contains(needle), "deploy/rbac/README.md should mention {needle}");
+    }
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    assert!(readme.contains("deploy/rbac"), "README.md should point at deploy/rbac/");
+}

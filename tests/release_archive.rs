@@ -1,0 +1,201 @@
+//! The release path, end to end on this machine: `tools/release/build-archives.sh` packs a
+//! binary into the host's krew archive, `tools/release/update-krew-manifest.py` writes its uri
+//! and sha256 into a copy of the krew manifest, and that manifest validates against the real
+//! archive. To keep CI fast the archive is made from the debug binary this test run already
+//! built (`--binary`), not from a release build; the packing is the same.
+//!
+//! Needs bash, python3 and tar (Linux and macOS CI have them); Unix only.
+#![cfg(unix)]
+
+#[path = "support/krew.rs"]
+mod krew;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run(cmd: &mut Command) -> Output {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed ({}):\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn stdout(cmd: &mut Command) -> String {
+    String::from_utf8(run(cmd).stdout).unwrap()
+}
+
+/// krew's names for the machine running the tests.
+fn host_platform() -> (&'static str, &'static str) {
+    let os = match std::env::consts::OS {
+        "macos" => "darwin",
+        other => other,
+    };
+    let arch = match std::env::consts::ARCH {
+        "x86_64" => "amd64",
+        "aarch64" => "arm64",
+        "x86" => "386",
+        "powerpc64" => "ppc64le",
+        other => other,
+    };
+    (os, arch)
+}
+
+/// sha256 as the coreutils tool (or macOS's shasum) computes it.
+fn sha256_tool(path: &Path) -> String {
+    let out = match Command::new("sha256sum").arg(path).output() {
+        Ok(o) if o.status.success() => o,
+        _ => run(Command::new("shasum").args(["-a", "256"]).arg(path)),
+    };
+    String::from_utf8(out.stdout).unwrap().split_whitespace().next().unwrap().to_string()
+}
+
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn the_release_script_builds_an_archive_krew_can_install() {
+    let version = env!("CARGO_PKG_VERSION");
+    let (os, arch) = host_platform();
+    let work = fresh_dir("release-archive");
+    let dist = work.join("dist");
+
+    // 1. Pack the binary this test run built.
+    let printed = stdout(
+        Command::new("bash")
+            .arg(root().join("tools/release/build-archives.sh"))
+            .arg("--binary")
+            .arg(env!("CARGO_BIN_EXE_kubectl-cronjob_doctor"))
+            .arg("--out")
+            .arg(&dist),
+    );
+    let archive = dist.join(krew::archive_name(version, os, arch));
+    let lines: Vec<&str> = printed.lines().collect();
+    assert_eq!(lines.len(), 1, "one archive, one line: {printed}");
+    let (sha, path) = lines[0].split_once("  ").expect("`<sha256>  <path>`");
+    assert_eq!(Path::new(path), archive);
+    assert!(krew::is_valid_sha256(sha), "{sha}");
+
+    // 2. The printed sha256 is the archive's, and so is the .sha256 file beside it.
+    assert_eq!(sha, sha256_tool(&archive));
+    let sidecar = std::fs::read_to_string(dist.join(format!("{}.sha256", archive.file_name().unwrap().to_str().unwrap())))
+        .unwrap();
+    assert_eq!(sidecar, format!("{sha}  {}\n", archive.file_name().unwrap().to_str().unwrap()));
+
+    // 3. Exactly the expected files, the binary executable.
+    let listing = stdout(Command::new("tar").arg("-tzf").arg(&archive));
+    let mut names: Vec<String> = listing.lines().map(String::from).collect();
+    names.sort();
+    assert_eq!(names, krew::archive_layout(os));
+    let verbose = stdout(Command::new("tar").arg("-tvzf").arg(&archive));
+    let bin_line = verbose.lines().find(|l| l.ends_with(krew::BIN)).unwrap();
+    assert!(bin_line.starts_with("-rwxr-xr-x"), "{bin_line}");
+
+    // 4. What comes out runs and is this version; the licence is the repository's.
+    let unpacked = work.join("unpacked");
+    std::fs::create_dir_all(&unpacked).unwrap();
+    run(Command::new("tar").arg("-xzf").arg(&archive).arg("-C").arg(&unpacked));
+    let said = stdout(Command::new(unpacked.join(krew::BIN)).arg("--version"));
+    assert!(said.starts_with(&format!("kubectl-cronjob_doctor {version} (commit ")), "{said}");
+    let report = stdout(Command::new(unpacked.join(krew::BIN)).arg("version"));
+    assert!(report.starts_with(&format!("kubectl-cronjob_doctor {version}\n")), "{report}");
+    assert_eq!(
+        std::fs::read(unpacked.join("LICENSE")).unwrap(),
+        std::fs::read(root().join("LICENSE")).unwrap()
+    );
+
+    // 5. Packing is repeatable: the same binary gives the same bytes.
+    let again = stdout(
+        Command::new("bash")
+            .arg(root().join("tools/release/build-archives.sh"))
+            .arg("--binary")
+            .arg(env!("CARGO_BIN_EXE_kubectl-cronjob_doctor"))
+            .arg("--out")
+            .arg(work.join("dist-again")),
+    );
+    assert_eq!(again.split_whitespace().next(), Some(sha), "archives must be reproducible");
+
+    // 6. The manifest updater writes this archive in, and the result validates against it.
+    let manifest = work.join("krew/cronjob-doctor.yaml");
+    std::fs::create_dir_all(manifest.parent().unwrap()).unwrap();
+    std::fs::copy(root().join("krew/cronjob-doctor.yaml"), &manifest).unwrap();
+    run(Command::new("python3")
+        .arg(root().join("tools/release/update-krew-manifest.py"))
+        .arg("--manifest")
+        .arg(&manifest)
+        .arg("--partial")
+        .arg(&archive));
+    let real_listing = names.clone();
+    let layout = |o: &str, a: &str| {
+        Some(if (o, a) == (os, arch) { real_listing.clone() } else { krew::archive_layout(o) })
+    };
+    let plugin = krew::validate_file(&manifest, &layout).unwrap_or_else(|p| panic!("updated manifest:\n  {}", p.join("\n  ")));
+    let original = krew::read(&root().join("krew/cronjob-doctor.yaml")).unwrap();
+    let mut hits = 0;
+    for (p, before) in plugin.spec.platforms.iter().zip(&original.spec.platforms) {
+        let sel = p.selector.as_ref().unwrap();
+        if krew::selector_matches(sel, os, arch).unwrap() {
+            hits += 1;
+            assert_eq!(p.sha256, sha);
+            assert!(p.uri.ends_with(&format!("/v{version}/{}", krew::archive_name(version, os, arch))), "{}", p.uri);
+        } else {
+            assert_eq!((&p.uri, &p.sha256), (&before.uri, &before.sha256), "other platforms stay as they were");
+        }
+    }
+    assert_eq!(hits, 1, "the host platform {os}/{arch} is in the manifest once");
+}
+
+#[test]
+fn the_manifest_updater_refuses_mixed_releases() {
+    let work = fresh_dir("release-updater");
+    let manifest = work.join("cronjob-doctor.yaml");
+    std::fs::copy(root().join("krew/cronjob-doctor.yaml"), &manifest).unwrap();
+    let fake = |name: &str| {
+        let p = work.join(name);
+        std::fs::write(&p, name).unwrap();
+        p
+    };
+    let updater = || {
+        let mut c = Command::new("python3");
+        c.arg(root().join("tools/release/update-krew-manifest.py")).arg("--manifest").arg(&manifest);
+        c
+    };
+    let fails = |c: &mut Command, why: &str| {
+        let out = c.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{why}: {err}");
+        assert!(err.contains(why), "expected {why:?} in: {err}");
+    };
+    // Without --partial every platform needs its archive.
+    fails(updater().arg(fake("kubectl-cronjob_doctor-0.1.0-linux-amd64.tar.gz")), "no archive for");
+    // A partial update cannot move the version.
+    fails(
+        updater().arg("--partial").arg(fake("kubectl-cronjob_doctor-9.9.9-linux-amd64.tar.gz")),
+        "--partial keeps the manifest's version",
+    );
+    // Versions must agree; names must be ours; windows ships a zip.
+    fails(
+        updater()
+            .arg("--partial")
+            .arg(fake("kubectl-cronjob_doctor-0.1.0-linux-amd64.tar.gz"))
+            .arg(fake("kubectl-cronjob_doctor-0.1.1-linux-arm64.tar.gz")),
+        "different versions",
+    );
+    fails(updater().arg("--partial").arg(fake("other-0.1.0-linux-amd64.tar.gz")), "is not named");
+    fails(updater().arg("--partial").arg(fake("kubectl-cronjob_doctor-0.1.0-windows-amd64.tar.gz")), ".zip for windows");
+    fails(updater().arg("--partial").arg(fake("kubectl-cronjob_doctor-0.1.0-freebsd-amd64.tar.gz")), "no platform for");
+    // Nothing was written by the refusals.
+    assert_eq!(std::fs::read(&manifest).unwrap(), std::fs::read(root().join("krew/cronjob-doctor.yaml")).unwrap());
+}
