@@ -294,3 +294,31 @@ fn rules_catalogue_prints_in_every_format() {
     let v: serde_json::Value = serde_json::from_str(&js).unwrap();
     assert!(v["rules"].as_array().unwrap().len() >= 33);
 }
+
+#[test]
+fn the_real_world_corpus_never_panics() {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/realworld");
+    if !corpus.is_dir() {
+        eprintln!("skipped: {} not found (the corpus lives beside the repository)", corpus.display());
+        return;
+    }
+    for format in ["text", "json", "sarif"] {
+        let out = doctor()
+            .args(["lint", "-f", corpus.to_str().unwrap(), "--now", NOW, "-o", format])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{format}: {stderr}");
+        // 033 is invalid YAML and the helm-templates folder is a Helm template: exit 2, and
+        // every other CronJob is still checked.
+        assert_eq!(out.status.code(), Some(2), "{format}");
+        if format == "json" {
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(v["cronJobs"].as_array().unwrap().len(), 169);
+            assert_eq!(v["errors"].as_array().unwrap().len(), 2);
+        }
+    }
+    let out = doctor().args(["explain", "-f", corpus.to_str().unwrap(), "--now", NOW]).output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    assert_eq!(out.status.code(), Some(2));
+}
