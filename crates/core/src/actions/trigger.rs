@@ -1,0 +1,155 @@
+//! `trigger`: the Job `kubectl create job NAME --from=cronjob/X` would create (spec D.5), with a
+//! name that fits. The CronJob is taken as the API returns it (JSON), because the Job must carry
+//! the whole template, not just the fields the diagnosis keeps.
+
+use serde_json::{Map, Value, json};
+
+/// The longest Job name that still works: the controller-set `job-name` Pod label is limited
+/// to 63 characters.
+pub const MAX_JOB_NAME: usize = 63;
+
+/// `<cronjob>-manual-<suffix>`, shortening the CronJob part so the whole fits in 63.
+pub fn manual_job_name(cron_job: &str, suffix: &str) -> String {
+    let tail = format!("-manual-{suffix}");
+    let room = MAX_JOB_NAME.saturating_sub(tail.len());
+    let mut head: String = cron_job.chars().take(room).collect();
+    // A DNS label may not end with '-' (or '.') where we cut it.
+    while head.ends_with('-') || head.ends_with('.') {
+        head.pop();
+    }
+    format!("{head}{tail}")
+}
+
+/// Why a plan cannot be built from this object.
+#[derive(Debug, PartialEq, Eq)]
+pub struct PlanError(pub String);
+
+fn obj<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Map<String, Value>> {
+    let mut cur = v;
+    for p in path {
+        cur = cur.get(*p)?;
+    }
+    cur.as_object()
+}
+
+/// The Job object, exactly as `kubectl create job --from=cronjob/…` builds it: template spec,
+/// template labels, annotations starting from `cronjob.kubernetes.io/instantiate: manual` with
+/// the template's copied over it, and an ownerReference to the CronJob WITHOUT `controller`
+/// (so the CronJob controller ignores it: not in active, never pruned, no Forbid effect).
+pub fn plan_job(cron_job: &Value, job_name: &str) -> Result<Value, PlanError> {
+    let meta = obj(cron_job, &["metadata"])
+        .ok_or_else(|| PlanError("the CronJob has no metadata".into()))?;
+    let name = meta.get("name").and_then(Value::as_str).unwrap_or_default();
+    let uid = meta.get("uid").and_then(Value::as_str).unwrap_or_default();
+    if name.is_empty() || uid.is_empty() {
+        return Err(PlanError(
+            "the CronJob has no name or uid (read it from the cluster, not a file)".into(),
+        ));
+    }
+    let template = obj(cron_job, &["spec", "jobTemplate"])
+        .ok_or_else(|| PlanError(format!("cronjob {name} has no spec.jobTemplate")))?;
+    let spec = template
+        .get("spec")
+        .cloned()
+        .ok_or_else(|| PlanError(format!("cronjob {name} has no spec.jobTemplate.spec")))?;
+    let tmeta = template.get("metadata").and_then(Value::as_object);
+    let mut annotations = Map::new();
+    annotations.insert("cronjob.kubernetes.io/instantiate".into(), json!("manual"));
+    if let Some(a) = tmeta
+        .and_then(|m| m.get("annotations"))
+        .and_then(Value::as_object)
+    {
+        for (k, v) in a {
+            annotations.insert(k.clone(), v.clone());
+        }
+    }
+    let labels = tmeta
+        .and_then(|m| m.get("labels"))
+        .cloned()
+        .unwrap_or_else(|| json!({}));
+    let mut metadata = json!({
+        "name": job_name,
+        "annotations": annotations,
+        "labels": labels,
+        "ownerReferences": [{
+            "apiVersion": "batch/v1",
+            "kind": "CronJob",
+            "name": name,
+            "uid": uid,
+        }],
+    });
+    if let Some(ns) = meta.get("namespace") {
+        metadata["namespace"] = ns.clone();
+    }
+    if labels_empty(&metadata) {
+        metadata.as_object_mut().map(|m| m.remove("labels"));
+    }
+    Ok(json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata, "spec": spec}))
+}
+
+fn labels_empty(meta: &Value) -> bool {
+    meta.get("labels")
+        .and_then(Value::as_object)
+        .is_some_and(Map::is_empty)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cron_job() -> Value {
+        json!({
+            "apiVersion": "batch/v1", "kind": "CronJob",
+            "metadata": {"name": "backup", "namespace": "ops", "uid": "cj-uid", "resourceVersion": "7"},
+            "spec": {
+                "schedule": "0 3 * * *",
+                "jobTemplate": {
+                    "metadata": {"labels": {"app": "backup"}, "annotations": {"team": "ops", "cronjob.kubernetes.io/instantiate": "template-wins"}},
+                    "spec": {"backoffLimit": 2, "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "b", "image": "b:1"}]}}}
+                }
+            }
+        })
+    }
+
+    #[test]
+    fn job_is_built_like_kubectl_create_job_from() {
+        let job = plan_job(&cron_job(), "backup-manual-x7k2p").unwrap();
+        assert_eq!(
+            job,
+            json!({
+                "apiVersion": "batch/v1", "kind": "Job",
+                "metadata": {
+                    "name": "backup-manual-x7k2p", "namespace": "ops",
+                    // kubectl copies template annotations over its own: the template wins.
+                    "annotations": {"cronjob.kubernetes.io/instantiate": "template-wins", "team": "ops"},
+                    "labels": {"app": "backup"},
+                    "ownerReferences": [{"apiVersion": "batch/v1", "kind": "CronJob", "name": "backup", "uid": "cj-uid"}]
+                },
+                "spec": {"backoffLimit": 2, "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "b", "image": "b:1"}]}}}
+            })
+        );
+        assert!(
+            job["metadata"]["ownerReferences"][0]
+                .get("controller")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn names_fit_in_63_characters() {
+        assert_eq!(manual_job_name("backup", "x7k2p"), "backup-manual-x7k2p");
+        let long = "a".repeat(52);
+        let n = manual_job_name(&long, "x7k2p");
+        assert_eq!(n.len(), 63);
+        assert!(n.ends_with("-manual-x7k2p"));
+        let dashy = format!("{}-b", "a".repeat(49));
+        assert!(!manual_job_name(&dashy, "x7k2p").contains("--"));
+    }
+
+    #[test]
+    fn objects_read_from_files_cannot_be_triggered() {
+        let mut cj = cron_job();
+        cj["metadata"].as_object_mut().unwrap().remove("uid");
+        assert!(plan_job(&cj, "x").is_err());
+    }
+}
