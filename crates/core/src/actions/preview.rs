@@ -70,11 +70,13 @@ pub fn preview_unsuspend(
     let mut skip_to = None;
     if skip_missed {
         let probe = input(&resumed);
-        if let Some(slot) = probe.effective().and_then(|e| e.last_slots(now, 1).pop()) {
-            if resumed.status.last_schedule_time.is_none_or(|l| l < slot) {
-                resumed.status.last_schedule_time = Some(slot);
-                skip_to = Some(slot);
-            }
+        if let Some(slot) = probe
+            .effective()
+            .and_then(|e| e.last_slots(now, 1).pop())
+            .filter(|slot| resumed.status.last_schedule_time.is_none_or(|l| l < *slot))
+        {
+            resumed.status.last_schedule_time = Some(slot);
+            skip_to = Some(slot);
         }
     }
     let r = input(&resumed);
