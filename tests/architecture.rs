@@ -28,7 +28,10 @@ fn scan(dir: &Path, offenders: &mut Vec<String>) {
             // Unit tests inside a module may print or read fixtures; only the code counts.
             let code = text.split("#[cfg(test)]").next().unwrap_or("");
             for f in FORBIDDEN {
-                if code.lines().any(|l| !l.trim_start().starts_with("//") && l.contains(f)) {
+                if code
+                    .lines()
+                    .any(|l| !l.trim_start().starts_with("//") && l.contains(f))
+                {
                     offenders.push(format!("{}: {f}", path.display()));
                 }
             }
@@ -42,5 +45,9 @@ fn pure_crates_do_no_io_and_read_no_clock() {
     let mut offenders = Vec::new();
     scan(&root.join("crates/schedule/src"), &mut offenders);
     scan(&root.join("crates/core/src"), &mut offenders);
-    assert!(offenders.is_empty(), "IO or clock in the pure core:\n{}", offenders.join("\n"));
+    assert!(
+        offenders.is_empty(),
+        "IO or clock in the pure core:\n{}",
+        offenders.join("\n")
+    );
 }

@@ -25,7 +25,12 @@ fn dom_and_dow_are_ored_like_robfig() {
     assert_eq!(v["timeZone"], Value::Null);
     assert_eq!(v["from"], "2024-01-01T00:00:00Z");
     assert_eq!(v["error"], Value::Null);
-    let times: Vec<&str> = v["times"].as_array().unwrap().iter().map(|t| t.as_str().unwrap()).collect();
+    let times: Vec<&str> = v["times"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
     assert_eq!(
         times,
         [
@@ -60,15 +65,36 @@ fn rejected_schedules_exit_1_with_robfigs_message_and_a_hint() {
 
 #[test]
 fn time_zone_flag_behaves_like_spec_time_zone() {
-    let (v, _) = json(&["next", "0 9 * * *", "--time-zone", "America/New_York", "--from", "2024-01-01T00:00:00Z", "--count", "1"]);
+    let (v, _) = json(&[
+        "next",
+        "0 9 * * *",
+        "--time-zone",
+        "America/New_York",
+        "--from",
+        "2024-01-01T00:00:00Z",
+        "--count",
+        "1",
+    ]);
     assert_eq!(v["timeZone"], "America/New_York");
     assert_eq!(v["times"][0], "2024-01-01T14:00:00Z");
     // A schedule that already contains TZ keeps its own zone (formatSchedule).
-    let (v, _) = json(&["next", "TZ=Asia/Tokyo 0 9 * * *", "--time-zone", "America/New_York", "--from", "2024-01-01T00:00:00Z", "--count", "1"]);
+    let (v, _) = json(&[
+        "next",
+        "TZ=Asia/Tokyo 0 9 * * *",
+        "--time-zone",
+        "America/New_York",
+        "--from",
+        "2024-01-01T00:00:00Z",
+        "--count",
+        "1",
+    ]);
     assert_eq!(v["times"][0], "2024-01-02T00:00:00Z");
     let (v, code) = json(&["next", "0 9 * * *", "--time-zone", "Mars/Olympus_Mons"]);
     assert_eq!(code, 1);
-    assert_eq!(v["error"], "provided bad location Mars/Olympus_Mons: unknown time zone Mars/Olympus_Mons");
+    assert_eq!(
+        v["error"],
+        "provided bad location Mars/Olympus_Mons: unknown time zone Mars/Olympus_Mons"
+    );
 }
 
 #[test]
@@ -76,14 +102,24 @@ fn impossible_dates_never_fire() {
     let (v, code) = json(&["next", "0 0 30 2 *", "--from", "2026-01-01T00:00:00Z"]);
     assert_eq!(code, 0);
     assert_eq!(v["times"].as_array().unwrap().len(), 0);
-    let out = doctor().args(["next", "0 0 30 2 *", "--from", "2026-01-01T00:00:00Z"]).output().unwrap();
+    let out = doctor()
+        .args(["next", "0 0 30 2 *", "--from", "2026-01-01T00:00:00Z"])
+        .output()
+        .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("never fires"));
 }
 
 #[test]
 fn the_five_year_window_cuts_the_list_short() {
     // 0 0 29 2 * from 2096-03-01: the next Feb 29 is in 2104, beyond robfig's 5-year limit.
-    let (v, _) = json(&["next", "0 0 29 2 *", "--from", "2092-03-01T00:00:00Z", "--count", "3"]);
+    let (v, _) = json(&[
+        "next",
+        "0 0 29 2 *",
+        "--from",
+        "2092-03-01T00:00:00Z",
+        "--count",
+        "3",
+    ]);
     assert_eq!(v["times"].as_array().unwrap().len(), 1);
     assert_eq!(v["times"][0], "2096-02-29T00:00:00Z");
 }
@@ -91,27 +127,72 @@ fn the_five_year_window_cuts_the_list_short() {
 #[test]
 fn dst_gap_and_repeat_are_flagged_in_text() {
     let out = doctor()
-        .args(["next", "30 2 * * *", "--time-zone", "America/New_York", "--from", "2027-03-12T00:00:00Z"])
+        .args([
+            "next",
+            "30 2 * * *",
+            "--time-zone",
+            "America/New_York",
+            "--from",
+            "2027-03-12T00:00:00Z",
+        ])
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("⚠ Sun 2027-03-14 — no run: 02:30 does not exist (clocks go 02:00 → 03:00)"), "{text}");
+    assert!(
+        text.contains("⚠ Sun 2027-03-14 — no run: 02:30 does not exist (clocks go 02:00 → 03:00)"),
+        "{text}"
+    );
     let out = doctor()
-        .args(["next", "30 1 * * *", "--time-zone", "America/New_York", "--from", "2027-11-06T00:00:00Z", "--count", "3"])
+        .args([
+            "next",
+            "30 1 * * *",
+            "--time-zone",
+            "America/New_York",
+            "--from",
+            "2027-11-06T00:00:00Z",
+            "--count",
+            "3",
+        ])
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(text.matches("repeated hour: runs twice").count(), 2, "{text}");
+    assert_eq!(
+        text.matches("repeated hour: runs twice").count(),
+        2,
+        "{text}"
+    );
     assert!(text.contains("01:30 EDT") && text.contains("01:30 EST"));
 }
 
 #[test]
 fn usage_errors_exit_2() {
-    let out = doctor().args(["next", "* * * * *", "--from", "yesterday"]).output().unwrap();
+    let out = doctor()
+        .args(["next", "* * * * *", "--from", "yesterday"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not an RFC 3339 instant"));
-    assert_eq!(doctor().args(["next"]).output().unwrap().status.code(), Some(2));
-    assert_eq!(doctor().args(["next", "* * * * *", "--count", "0"]).output().unwrap().status.code(), Some(2));
-    let out = doctor().args(["next", "* * * * *", "--controller-time-zone", "Nowhere/Land"]).output().unwrap();
+    assert_eq!(
+        doctor().args(["next"]).output().unwrap().status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        doctor()
+            .args(["next", "* * * * *", "--count", "0"])
+            .output()
+            .unwrap()
+            .status
+            .code(),
+        Some(2)
+    );
+    let out = doctor()
+        .args([
+            "next",
+            "* * * * *",
+            "--controller-time-zone",
+            "Nowhere/Land",
+        ])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }

@@ -297,14 +297,26 @@ fn rules_catalogue_prints_in_every_format() {
 
 #[test]
 fn the_real_world_corpus_never_panics() {
-    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/realworld");
+    let corpus =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/realworld");
     if !corpus.is_dir() {
-        eprintln!("skipped: {} not found (the corpus lives beside the repository)", corpus.display());
+        eprintln!(
+            "skipped: {} not found (the corpus lives beside the repository)",
+            corpus.display()
+        );
         return;
     }
     for format in ["text", "json", "sarif"] {
         let out = doctor()
-            .args(["lint", "-f", corpus.to_str().unwrap(), "--now", NOW, "-o", format])
+            .args([
+                "lint",
+                "-f",
+                corpus.to_str().unwrap(),
+                "--now",
+                NOW,
+                "-o",
+                format,
+            ])
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -318,7 +330,10 @@ fn the_real_world_corpus_never_panics() {
             assert_eq!(v["errors"].as_array().unwrap().len(), 2);
         }
     }
-    let out = doctor().args(["explain", "-f", corpus.to_str().unwrap(), "--now", NOW]).output().unwrap();
+    let out = doctor()
+        .args(["explain", "-f", corpus.to_str().unwrap(), "--now", NOW])
+        .output()
+        .unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
     assert_eq!(out.status.code(), Some(2));
 }

@@ -20,29 +20,63 @@ struct Expect<'a> {
 
 fn check(e: &Expect) {
     let mut cmd = Command::cargo_bin("kubectl-cronjob_doctor").unwrap();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR")).env("NO_COLOR", "1");
-    cmd.args(["explain", "-f", &format!("tests/fixtures/scenarios/{}", e.file), "--now", e.now, "-o", "json"]);
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1");
+    cmd.args([
+        "explain",
+        "-f",
+        &format!("tests/fixtures/scenarios/{}", e.file),
+        "--now",
+        e.now,
+        "-o",
+        "json",
+    ]);
     if let Some(v) = e.kube_version {
         cmd.args(["--kube-version", v]);
     }
     let out = cmd.output().unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|err| panic!("{}: {err}", e.file));
-    assert!(v["errors"].as_array().unwrap().is_empty(), "{}: {}", e.file, v["errors"]);
+    let v: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|err| panic!("{}: {err}", e.file));
+    assert!(
+        v["errors"].as_array().unwrap().is_empty(),
+        "{}: {}",
+        e.file,
+        v["errors"]
+    );
     let cj = &v["cronJobs"][0];
     let c = &cj["controller"];
     assert_eq!(c["decision"], e.decision, "{}: decision", e.file);
     assert_eq!(c["jobName"].as_str(), e.job_name, "{}: job name", e.file);
-    let events: Vec<&str> = c["events"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+    let events: Vec<&str> = c["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect();
     assert_eq!(events, e.events, "{}: events", e.file);
     if let Some(ms) = e.requeue_ms {
         assert_eq!(c["requeueAfterMs"], ms, "{}: requeue", e.file);
     }
-    let slugs: Vec<&str> = cj["findings"].as_array().unwrap().iter().map(|f| f["slug"].as_str().unwrap()).collect();
+    let slugs: Vec<&str> = cj["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["slug"].as_str().unwrap())
+        .collect();
     for s in e.slugs {
-        assert!(slugs.contains(s), "{}: expected finding {s}, got {slugs:?}", e.file);
+        assert!(
+            slugs.contains(s),
+            "{}: expected finding {s}, got {slugs:?}",
+            e.file
+        );
     }
     if let Some(h) = e.headline_contains {
-        assert!(cj["headline"].as_str().unwrap().contains(h), "{}: headline {}", e.file, cj["headline"]);
+        assert!(
+            cj["headline"].as_str().unwrap().contains(h),
+            "{}: headline {}",
+            e.file,
+            cj["headline"]
+        );
     }
 }
 
@@ -185,11 +219,20 @@ fn open_infra_104_pod_stuck_terminating_blocks_forbid() {
 
 #[test]
 fn schedule_traps_from_the_field() {
-    for file in ["rke2-docs-38-every-minute-of-the-hour.yaml", "kubewarden-1758-step-60.yaml"] {
+    for file in [
+        "rke2-docs-38-every-minute-of-the-hour.yaml",
+        "kubewarden-1758-step-60.yaml",
+    ] {
         let mut cmd = Command::cargo_bin("kubectl-cronjob_doctor").unwrap();
         let out = cmd
             .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .args(["lint", "-f", &format!("tests/fixtures/scenarios/{file}"), "--now", "2026-11-20T12:00:00Z"])
+            .args([
+                "lint",
+                "-f",
+                &format!("tests/fixtures/scenarios/{file}"),
+                "--now",
+                "2026-11-20T12:00:00Z",
+            ])
             .output()
             .unwrap();
         let text = String::from_utf8(out.stdout).unwrap();

@@ -18,11 +18,19 @@ pub fn run(a: &LintArgs) -> Result<i32, UsageError> {
         FailOn::Never => None,
     };
     // Show warnings even when only errors fail the build; infos only when asked for.
-    let show = threshold.unwrap_or(Severity::Warning).min(Severity::Warning);
+    let show = threshold
+        .unwrap_or(Severity::Warning)
+        .min(Severity::Warning);
     let text = match a.output {
         ReportFormat::Json => json::render(r),
         ReportFormat::Sarif => sarif::render(r, env!("CARGO_PKG_VERSION")),
-        ReportFormat::Text => lint::render(r, show, Style { color: use_color(a.replay.color) }),
+        ReportFormat::Text => lint::render(
+            r,
+            show,
+            Style {
+                color: use_color(a.replay.color),
+            },
+        ),
     };
     emit(&text);
     Ok(if !r.errors.is_empty() {

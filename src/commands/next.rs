@@ -21,8 +21,17 @@ pub fn run(args: &NextArgs) -> Result<i32, UsageError> {
     );
     let text = match args.output {
         NextFormat::Json => next::to_json(&view),
-        NextFormat::Text => next::to_text(&view, Style { color: use_color(args.color) }),
+        NextFormat::Text => next::to_text(
+            &view,
+            Style {
+                color: use_color(args.color),
+            },
+        ),
     };
     super::emit(&text);
-    Ok(if view.outcome.is_ok() { exit::OK } else { exit::FINDINGS })
+    Ok(if view.outcome.is_ok() {
+        exit::OK
+    } else {
+        exit::FINDINGS
+    })
 }

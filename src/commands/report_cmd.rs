@@ -42,7 +42,11 @@ pub fn evaluate(
     let now = now(args)?;
     let loaded = crate::input::load_paths(files);
     let (mut snapshot, errors) = loaded.into_snapshot();
-    let all_names: Vec<String> = snapshot.cron_jobs.iter().map(|c| c.meta.name.clone()).collect();
+    let all_names: Vec<String> = snapshot
+        .cron_jobs
+        .iter()
+        .map(|c| c.meta.name.clone())
+        .collect();
     snapshot.cron_jobs.retain(|c| {
         name.is_none_or(|n| c.meta.name == n)
             && namespace.is_none_or(|ns| report::index::namespace_of(&c.meta.namespace) == ns)
@@ -54,7 +58,12 @@ pub fn evaluate(
     }
     let errors = errors
         .into_iter()
-        .map(|e| InputError { file: e.file, line: e.line, column: e.column, message: e.message })
+        .map(|e| InputError {
+            file: e.file,
+            line: e.line,
+            column: e.column,
+            message: e.message,
+        })
         .collect();
     let opts = Options {
         now,
@@ -63,12 +72,15 @@ pub fn evaluate(
         version,
         timeline,
     };
-    Ok(Evaluation { report: report::build(&snapshot, errors, &opts) })
+    Ok(Evaluation {
+        report: report::build(&snapshot, errors, &opts),
+    })
 }
 
 /// "no CronJob named X … did you mean Y?" with the closest names by edit distance.
 pub fn not_found(name: &str, namespace: Option<&str>, names: &[String]) -> String {
-    let mut scored: Vec<(usize, &String)> = names.iter().map(|n| (edit_distance(name, n), n)).collect();
+    let mut scored: Vec<(usize, &String)> =
+        names.iter().map(|n| (edit_distance(name, n), n)).collect();
     scored.sort();
     scored.dedup_by(|a, b| a.1 == b.1);
     let close: Vec<&str> = scored
@@ -77,7 +89,9 @@ pub fn not_found(name: &str, namespace: Option<&str>, names: &[String]) -> Strin
         .take(3)
         .map(|(_, n)| n.as_str())
         .collect();
-    let place = namespace.map(|ns| format!(" in namespace {ns}")).unwrap_or_default();
+    let place = namespace
+        .map(|ns| format!(" in namespace {ns}"))
+        .unwrap_or_default();
     let mut msg = format!("no CronJob named {name:?}{place} in the input");
     if !close.is_empty() {
         msg.push_str(&format!("; did you mean {}?", close.join(", ")));
@@ -95,7 +109,9 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     for (i, ca) in a.iter().enumerate() {
         let mut cur = vec![i + 1; b.len() + 1];
         for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
+            cur[j + 1] = (prev[j] + usize::from(ca != cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
         }
         prev = cur;
     }
@@ -104,7 +120,11 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 
 /// Terminal width for wrapping: `COLUMNS`, else 100.
 pub fn width() -> usize {
-    std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).filter(|w| *w >= 40).unwrap_or(100)
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .filter(|w| *w >= 40)
+        .unwrap_or(100)
 }
 
 #[cfg(test)]
@@ -113,12 +133,19 @@ mod tests {
 
     #[test]
     fn suggests_the_closest_names() {
-        let names = vec!["backup".to_string(), "report-daily".to_string(), "cleanup".to_string()];
+        let names = vec![
+            "backup".to_string(),
+            "report-daily".to_string(),
+            "cleanup".to_string(),
+        ];
         assert_eq!(
             not_found("bakup", None, &names),
             "no CronJob named \"bakup\" in the input; did you mean backup?"
         );
-        assert!(not_found("zzzzzzzz", Some("ops"), &names).ends_with("(found: backup, report-daily, cleanup)"));
+        assert!(
+            not_found("zzzzzzzz", Some("ops"), &names)
+                .ends_with("(found: backup, report-daily, cleanup)")
+        );
         assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

@@ -316,7 +316,11 @@ status:
     let cj = &loaded.cron_jobs[0];
     let now: jiff::Timestamp = "2024-01-01T10:20:00Z".parse().unwrap();
     let r = doctor::replay::replay(&doctor::replay::ReplayInput::new(cj, None, now));
-    let next: Vec<String> = r.next_schedule_times(2).iter().map(|t| t.to_string()).collect();
+    let next: Vec<String> = r
+        .next_schedule_times(2)
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
     assert_eq!(next, ["2024-01-01T11:00:30Z", "2024-01-01T12:00:30Z"]);
     let last: Vec<String> = r.last_slots(2).iter().map(|t| t.to_string()).collect();
     assert_eq!(last, ["2024-01-01T09:00:30Z", "2024-01-01T10:00:30Z"]);

@@ -183,7 +183,11 @@ pub struct Replay {
 /// of the last slot at or before `now` (0 when none yet).
 fn every_chain(delay: i64, anchor: Timestamp, now: Timestamp) -> (i64, i64) {
     let a = anchor.as_second();
-    let k = if now.as_second() < a { 0 } else { (now.as_second() - a) / delay };
+    let k = if now.as_second() < a {
+        0
+    } else {
+        (now.as_second() - a) / delay
+    };
     (delay, k)
 }
 
@@ -196,13 +200,16 @@ impl Replay {
             let (d, k) = every_chain(delay, anchor, self.now);
             return (1..=count as i64)
                 .filter_map(|i| {
-                    Timestamp::from_second(anchor.as_second().checked_add((k + i).checked_mul(d)?)?).ok()
+                    Timestamp::from_second(anchor.as_second().checked_add((k + i).checked_mul(d)?)?)
+                        .ok()
                 })
                 .collect();
         }
         // The controller never schedules at or before lastScheduleTime (E29: a future
         // lastScheduleTime hides every slot up to it).
-        let from = self.last_schedule_time_after.map_or(self.now, |l| l.max(self.now));
+        let from = self
+            .last_schedule_time_after
+            .map_or(self.now, |l| l.max(self.now));
         self.schedule
             .as_ref()
             .map(|s| s.next_times(from, count))
@@ -224,7 +231,9 @@ impl Replay {
             let (d, k) = every_chain(delay, anchor, self.now);
             let first = k - count as i64 + 1;
             return (first..=k)
-                .filter_map(|i| Timestamp::from_second(anchor.as_second().checked_add(i.checked_mul(d)?)?).ok())
+                .filter_map(|i| {
+                    Timestamp::from_second(anchor.as_second().checked_add(i.checked_mul(d)?)?).ok()
+                })
                 .collect();
         }
         self.schedule

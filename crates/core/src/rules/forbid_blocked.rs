@@ -101,7 +101,9 @@ fn check(ctx: &Context) -> Vec<Finding> {
     // What is still active after this sync's reconciliation (a finished Job leaves the list
     // before the Forbid check, E15); without Job evidence, status.active as written.
     let active: Vec<&str> = if ctx.evidence.jobs {
-        let created = (ctx.replay.decision == Decision::Create).then_some(ctx.replay.job_name.as_deref()).flatten();
+        let created = (ctx.replay.decision == Decision::Create)
+            .then_some(ctx.replay.job_name.as_deref())
+            .flatten();
         ctx.replay
             .active_after
             .iter()
@@ -277,7 +279,14 @@ status:
   conditions: [{type: Complete, status: "True"}]
 "#;
         let r = run(yaml, "2024-01-01T10:13:00Z");
-        assert!(findings(&r, "forbid-blocked").is_empty(), "{:?}", findings(&r, "forbid-blocked"));
-        assert_eq!(r.cron_jobs[0].controller.job_name.as_deref(), Some("cj-28401730"));
+        assert!(
+            findings(&r, "forbid-blocked").is_empty(),
+            "{:?}",
+            findings(&r, "forbid-blocked")
+        );
+        assert_eq!(
+            r.cron_jobs[0].controller.job_name.as_deref(),
+            Some("cj-28401730")
+        );
     }
 }
