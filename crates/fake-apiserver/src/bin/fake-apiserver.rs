@@ -1,0 +1,104 @@
+//! `fake-apiserver`: serve fixtures, or a generated large cluster, over loopback HTTP for
+//! benchmarks and manual poking (`KUBECONFIG=… kubectl get cronjobs -A` works too).
+//!
+//! When ready it prints two lines to stdout, the URL and the kubeconfig path, so a script
+//! can `read url kubeconfig < <(fake-apiserver … | head -2)`; statistics go to stderr.
+
+use clap::Parser;
+use fake_apiserver::generate::{Spec, population};
+use fake_apiserver::{Clock, FakeApiServer, KubeContext, load_fixture_file, write_kubeconfig_file};
+use jiff::Timestamp;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(about = "Fake Kubernetes API server (HTTP on 127.0.0.1) for tests and benchmarks")]
+struct Args {
+    /// Port on 127.0.0.1 (0: pick a free one).
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+    /// YAML/JSON fixture files to serve (multi-document, `kind: List` flattened).
+    #[arg(long, num_args = 1..)]
+    fixtures: Vec<PathBuf>,
+    /// gitVersion reported by /version.
+    #[arg(long, default_value = "v1.31.2")]
+    version: String,
+    /// Generate a population, e.g. `cronjobs=10000,jobs=100000,pods=30000,events=50000`
+    /// (also `namespaces=50`); counts left out take those defaults.
+    #[arg(long)]
+    generate: Option<String>,
+    /// Seed for --generate.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Freeze the server clock here (RFC 3339); generated histories end at this instant.
+    #[arg(long)]
+    now: Option<Timestamp>,
+    /// Where to write the kubeconfig (default: a fresh file under the temp directory).
+    #[arg(long)]
+    kubeconfig: Option<PathBuf>,
+    /// Default namespace of the kubeconfig's context.
+    #[arg(long)]
+    namespace: Option<String>,
+}
+
+#[tokio::main]
+async fn main() {
+    let args = Args::parse();
+    if let Err(e) = run(args).await {
+        eprintln!("fake-apiserver: {e}");
+        std::process::exit(1);
+    }
+}
+
+async fn run(args: Args) -> Result<(), String> {
+    let started = Instant::now();
+    let clock = args.now.map_or(Clock::Real, Clock::Fixed);
+    let mut builder = FakeApiServer::builder()
+        .port(args.port)
+        .version(&args.version)
+        .clock(clock);
+    for path in &args.fixtures {
+        builder = builder.objects(load_fixture_file(path).map_err(|e| e.to_string())?);
+    }
+    if let Some(counts) = &args.generate {
+        let spec = Spec {
+            seed: args.seed,
+            now: clock.now(),
+            ..Spec::default()
+        }
+        .parse_counts(counts)?;
+        builder = builder.objects(population(spec));
+    }
+    let server = builder.start().await?;
+    let kubeconfig = args.kubeconfig.clone().unwrap_or_else(|| {
+        std::env::temp_dir().join(format!(
+            "fake-apiserver-{}.kubeconfig",
+            server.addr().port()
+        ))
+    });
+    let url = server.url();
+    let context = KubeContext {
+        name: "fake",
+        server: &url,
+        namespace: args.namespace.as_deref(),
+        token: "fake-token",
+    };
+    write_kubeconfig_file(&kubeconfig, &[context], "fake")
+        .map_err(|e| format!("{}: {e}", kubeconfig.display()))?;
+    for (resource, n, bytes) in server.stats() {
+        eprintln!(
+            "{resource:>12}: {n:>7} objects, {:>8.1} MiB JSON",
+            bytes as f64 / 1048576.0
+        );
+    }
+    eprintln!("ready in {:.2}s", started.elapsed().as_secs_f64());
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}\n{}", server.url(), kubeconfig.display()).map_err(|e| e.to_string())?;
+    out.flush().map_err(|e| e.to_string())?;
+    drop(out);
+    // Serve until killed; the server lives as long as this future.
+    std::future::pending::<()>().await;
+    drop(server);
+    Ok(())
+}

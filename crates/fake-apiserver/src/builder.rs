@@ -1,0 +1,177 @@
+//! Starting a server: the `Builder` (options that must be set before objects load) and the
+//! accept loop. The loop is hand-written (hyper's HTTP/1 connection driver around the axum
+//! router) for one reason: a fault must be able to close a single TCP connection without
+//! answering, which `axum::serve` cannot do.
+
+use crate::access::AccessRule;
+use crate::clock::Clock;
+use crate::handler::{ConnKill, handle};
+use crate::server::FakeApiServer;
+use crate::state::{Config, Shared, lock};
+use crate::store::Store;
+use axum::{Extension, Router};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use serde_json::Value;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::{Notify, watch};
+use tokio::task::JoinSet;
+
+type Objects = Box<dyn Iterator<Item = Value> + Send>;
+
+/// Options to set before the server starts (the clock stamps fixture objects on load).
+pub struct Builder {
+    cfg: Config,
+    port: u16,
+    sources: Vec<Objects>,
+}
+
+impl Builder {
+    pub(crate) fn new() -> Self {
+        let cfg = Config {
+            git_version: "v1.31.2".into(),
+            clock: Clock::Real,
+            latency: Duration::ZERO,
+            user: "fake-user".into(),
+            rules: Vec::new(),
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+        };
+        Builder {
+            cfg,
+            port: 0,
+            sources: Vec::new(),
+        }
+    }
+
+    /// `gitVersion` for `/version`, e.g. `v1.31.2` (the default).
+    pub fn version(mut self, git_version: &str) -> Self {
+        self.cfg.git_version = git_version.to_string();
+        self
+    }
+    pub fn clock(mut self, clock: Clock) -> Self {
+        self.cfg.clock = clock;
+        self
+    }
+    /// The user named in Forbidden messages (default `fake-user`).
+    pub fn user(mut self, user: &str) -> Self {
+        self.cfg.user = user.to_string();
+        self
+    }
+    pub fn rule(mut self, rule: AccessRule) -> Self {
+        self.cfg.rules.push(rule);
+        self
+    }
+    /// Listen on this loopback port instead of an ephemeral one.
+    pub fn port(mut self, port: u16) -> Self {
+        self.port = port;
+        self
+    }
+    /// Objects to load; consumed lazily at start, so a generator never has to hold the
+    /// whole population in memory as `Value`s.
+    pub fn objects<I>(mut self, objects: I) -> Self
+    where
+        I: IntoIterator<Item = Value>,
+        I::IntoIter: Send + 'static,
+    {
+        self.sources.push(Box::new(objects.into_iter()));
+        self
+    }
+
+    fn into_shared(self) -> Result<Arc<Shared>, String> {
+        let now = self.cfg.clock.now();
+        let mut store = Store::new(now);
+        for obj in self.sources.into_iter().flatten() {
+            store.ingest(obj, now)?;
+        }
+        Ok(Arc::new(Shared::new(store, self.cfg)))
+    }
+
+    /// Starts on the current tokio runtime.
+    pub async fn start(self) -> Result<FakeApiServer, String> {
+        let port = self.port;
+        let shared = self.into_shared()?;
+        let listener = TcpListener::bind(("127.0.0.1", port))
+            .await
+            .map_err(|e| e.to_string())?;
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        lock(&shared.cfg).addr = addr;
+        let (stop, stop_rx) = watch::channel(false);
+        tokio::spawn(serve(listener, shared.clone(), stop_rx));
+        Ok(FakeApiServer {
+            shared,
+            addr,
+            stop,
+            thread: None,
+        })
+    }
+
+    /// Starts on a thread of its own with its own runtime, for synchronous tests (assert_cmd).
+    pub fn start_blocking(self) -> Result<FakeApiServer, String> {
+        let port = self.port;
+        let shared = self.into_shared()?;
+        let (stop, stop_rx) = watch::channel(false);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let for_thread = shared.clone();
+        let thread = std::thread::Builder::new()
+            .name("fake-apiserver".into())
+            .spawn(move || {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .expect("tokio runtime");
+                rt.block_on(async move {
+                    let bound = TcpListener::bind(("127.0.0.1", port))
+                        .await
+                        .and_then(|l| Ok((l.local_addr()?, l)));
+                    match bound {
+                        Ok((addr, listener)) => {
+                            lock(&for_thread.cfg).addr = addr;
+                            let _ = tx.send(Ok(addr));
+                            serve(listener, for_thread, stop_rx).await;
+                        }
+                        Err(e) => drop(tx.send(Err(e.to_string()))),
+                    }
+                });
+            })
+            .map_err(|e| e.to_string())?;
+        let addr = rx.recv().map_err(|e| e.to_string())??;
+        Ok(FakeApiServer {
+            shared,
+            addr,
+            stop,
+            thread: Some(thread),
+        })
+    }
+}
+
+async fn serve(listener: TcpListener, shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
+    let app = Router::new().fallback(handle).with_state(shared);
+    let mut conns = JoinSet::new();
+    loop {
+        let (stream, _) = tokio::select! {
+            _ = stop.wait_for(|s| *s) => break,
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(_) => continue,
+            },
+        };
+        let _ = stream.set_nodelay(true);
+        let kill = Arc::new(Notify::new());
+        let svc = TowerToHyperService::new(app.clone().layer(Extension(ConnKill(kill.clone()))));
+        conns.spawn(async move {
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .serve_connection(TokioIo::new(stream), svc);
+            // Dropping the connection future closes the socket mid-request.
+            tokio::select! {
+                _ = conn => {}
+                _ = kill.notified() => {}
+            }
+        });
+        while conns.try_join_next().is_some() {}
+    }
+    conns.abort_all();
+}

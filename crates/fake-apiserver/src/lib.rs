@@ -1,0 +1,63 @@
+//! A fake Kubernetes API server for tests: real HTTP on loopback, spoken faithfully enough
+//! that the real kube-rs client works unmodified through a generated kubeconfig.
+//!
+//! It serves CronJobs, Jobs, Pods (with `/log`), Events (core/v1, plus a read-only
+//! events.k8s.io/v1 view) and Namespaces from in-memory fixtures: GET, LIST with
+//! `limit`/`continue` paging and label/field selectors, metadata-only answers, writes with
+//! `dryRun=All`, `fieldManager`/managedFields and resourceVersion preconditions,
+//! SelfSubjectAccessReview, fault injection, a request log, and a settable clock behind
+//! the `Date` header. Error bodies are the real `Status` documents.
+//!
+//! From a synchronous assert_cmd test (the plugin is the client, in another process):
+//!
+//! ```ignore
+//! let objects = fake_apiserver::load_fixture_file("tests/fixtures/live/ops.yaml").unwrap();
+//! let server = FakeApiServer::builder()
+//!     .clock(Clock::Fixed("2026-11-20T12:00:00Z".parse().unwrap()))
+//!     .objects(objects)
+//!     .start_blocking()
+//!     .unwrap();
+//! server.inject(Fault::forbidden("list", "/api/v1/namespaces/ops/events"));
+//! let kubeconfig = server.write_kubeconfig(&scratch_dir, Some("ops"));
+//! Command::cargo_bin("kubectl-cronjob_doctor").unwrap()
+//!     .env("KUBECONFIG", &kubeconfig)
+//!     .args(["explain", "nightly"])
+//!     .assert()
+//!     .success();
+//! assert_eq!(server.request_lines()[0], "GET /apis/batch/v1/namespaces/ops/cronjobs/nightly");
+//! ```
+//!
+//! Not modelled: watch (405), deletecollection (405), graceful deletion/finalizers/garbage
+//! collection, per-key list merging of strategic-merge and apply patches (both are applied
+//! as RFC 7386 merge patches), aggregated discovery (the legacy documents are served),
+//! `as=Table` answers, TLS, and MVCC snapshots for continued LISTs (later pages read the
+//! current state; inject `Fault::status(…, 410, "Expired", …)` to test expiry).
+
+mod access;
+mod builder;
+mod clock;
+mod discovery;
+mod faults;
+mod fixtures;
+pub mod generate;
+mod handler;
+mod kubeconfig;
+mod log;
+mod patch;
+mod read;
+mod resources;
+mod selector;
+mod server;
+mod state;
+mod status;
+mod store;
+mod write;
+
+pub use access::AccessRule;
+pub use builder::Builder;
+pub use clock::Clock;
+pub use faults::{Fault, FaultAction};
+pub use fixtures::{FixtureError, load_fixture_file, load_fixture_str};
+pub use kubeconfig::{KubeContext, kubeconfig_yaml, write_kubeconfig_file};
+pub use log::RecordedRequest;
+pub use server::FakeApiServer;

@@ -1,0 +1,256 @@
+//! `FakeApiServer`: the running server and the knobs tests turn while it runs (version,
+//! clock, latency, access rules, faults), its request log, and direct access to its objects.
+
+use crate::access::AccessRule;
+use crate::builder::Builder;
+use crate::clock::Clock;
+use crate::faults::Fault;
+use crate::kubeconfig::{KubeContext, write_kubeconfig_file};
+use crate::log::RecordedRequest;
+use crate::resources;
+use crate::state::{Shared, lock, object_value};
+use jiff::{SignedDuration, Timestamp};
+use serde_json::Value;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// A fake Kubernetes API server on `http://127.0.0.1:PORT`. Stops on [`shutdown`](Self::shutdown) or drop.
+pub struct FakeApiServer {
+    pub(crate) shared: Arc<Shared>,
+    pub(crate) addr: SocketAddr,
+    pub(crate) stop: watch::Sender<bool>,
+    pub(crate) thread: Option<std::thread::JoinHandle<()>>,
+}
+
+fn res_of(kind: &str) -> usize {
+    resources::lookup(kind).unwrap_or_else(|| panic!("fake-apiserver does not serve {kind:?}"))
+}
+
+impl FakeApiServer {
+    /// Options that must be set before objects load (clock, version, port, rules).
+    pub fn builder() -> Builder {
+        Builder::new()
+    }
+
+    /// Starts with `objects` on the current tokio runtime. Panics on objects it cannot serve.
+    pub async fn start(objects: impl IntoIterator<Item = Value>) -> FakeApiServer {
+        let objects: Vec<Value> = objects.into_iter().collect();
+        Self::builder()
+            .objects(objects)
+            .start()
+            .await
+            .expect("fake-apiserver start")
+    }
+
+    /// Starts with `objects` on its own thread and runtime. Panics on objects it cannot serve.
+    pub fn start_blocking(objects: impl IntoIterator<Item = Value>) -> FakeApiServer {
+        let objects: Vec<Value> = objects.into_iter().collect();
+        Self::builder()
+            .objects(objects)
+            .start_blocking()
+            .expect("fake-apiserver start")
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Writes `dir/kubeconfig`: one context `fake` (cluster, user with token `fake-token`),
+    /// default namespace `namespace` if given.
+    pub fn write_kubeconfig(&self, dir: impl AsRef<Path>, namespace: Option<&str>) -> PathBuf {
+        let url = self.url();
+        let ctx = KubeContext {
+            name: "fake",
+            server: &url,
+            namespace,
+            token: "fake-token",
+        };
+        let path = dir.as_ref().join("kubeconfig");
+        write_kubeconfig_file(&path, &[ctx], "fake").expect("write kubeconfig");
+        path
+    }
+
+    /// Writes `dir/kubeconfig` with one context per `(name, namespace)`, all pointing here;
+    /// context `name` authenticates with token `fake-token-<name>`, so the request log shows
+    /// which context a `--context` flag selected.
+    pub fn write_kubeconfig_contexts(
+        &self,
+        dir: impl AsRef<Path>,
+        contexts: &[(&str, Option<&str>)],
+        current: &str,
+    ) -> PathBuf {
+        let url = self.url();
+        let tokens: Vec<String> = contexts
+            .iter()
+            .map(|(n, _)| format!("fake-token-{n}"))
+            .collect();
+        let ctxs: Vec<KubeContext<'_>> = contexts
+            .iter()
+            .zip(&tokens)
+            .map(|((name, namespace), token)| KubeContext {
+                name,
+                server: &url,
+                namespace: *namespace,
+                token,
+            })
+            .collect();
+        let path = dir.as_ref().join("kubeconfig");
+        write_kubeconfig_file(&path, &ctxs, current).expect("write kubeconfig");
+        path
+    }
+
+    pub fn set_version(&self, git_version: &str) {
+        lock(&self.shared.cfg).git_version = git_version.to_string();
+    }
+    /// Freezes the server clock at `now` (Date headers, new creationTimestamps, managedFields).
+    pub fn set_clock(&self, now: Timestamp) {
+        lock(&self.shared.cfg).clock = Clock::Fixed(now);
+    }
+    /// Runs the server clock `skew` ahead of (negative: behind) the machine's.
+    pub fn set_clock_skew(&self, skew: SignedDuration) {
+        lock(&self.shared.cfg).clock = Clock::Offset(skew);
+    }
+    pub fn now(&self) -> Timestamp {
+        lock(&self.shared.cfg).clock.now()
+    }
+    /// Added before every answer (on top of any injected delay).
+    pub fn set_latency(&self, latency: Duration) {
+        lock(&self.shared.cfg).latency = latency;
+    }
+    pub fn set_user(&self, user: &str) {
+        lock(&self.shared.cfg).user = user.to_string();
+    }
+    /// Replaces the access rules (empty: everything allowed).
+    pub fn set_access_rules(&self, rules: Vec<AccessRule>) {
+        lock(&self.shared.cfg).rules = rules;
+    }
+    pub fn add_access_rule(&self, rule: AccessRule) {
+        lock(&self.shared.cfg).rules.push(rule);
+    }
+
+    pub fn inject(&self, fault: Fault) {
+        lock(&self.shared.faults).push(fault.into());
+    }
+    pub fn clear_faults(&self) {
+        lock(&self.shared.faults).clear();
+    }
+
+    /// Every request so far, in arrival order.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        lock(&self.shared.log).clone()
+    }
+    /// [`RecordedRequest::line`] of every request so far.
+    pub fn request_lines(&self) -> Vec<String> {
+        lock(&self.shared.log)
+            .iter()
+            .map(RecordedRequest::line)
+            .collect()
+    }
+    pub fn clear_requests(&self) {
+        lock(&self.shared.log).clear();
+    }
+
+    /// One object as GET would return it. `kind` is a plural, singular, Kind or short name;
+    /// `namespace` is `""` for cluster-scoped kinds.
+    pub fn object(&self, kind: &str, namespace: &str, name: &str) -> Option<Value> {
+        let res = res_of(kind);
+        self.shared
+            .read()
+            .get(res, namespace, name)
+            .map(|e| object_value(&resources::RESOURCES[res], e))
+    }
+
+    /// All objects of a kind, in LIST order.
+    pub fn objects(&self, kind: &str) -> Vec<Value> {
+        let res = res_of(kind);
+        let store = self.shared.read();
+        store
+            .range(res, None, None)
+            .map(|(_, e)| object_value(&resources::RESOURCES[res], e))
+            .collect()
+    }
+
+    /// Creates or replaces an object behind the API's back, as a controller would: it gets
+    /// a fresh resourceVersion (and uid/creationTimestamp if missing).
+    pub fn put_object(&self, mut obj: Value) -> Result<(), String> {
+        if let Some(m) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
+            m.remove("resourceVersion");
+        }
+        let now = self.now();
+        self.shared.write().ingest(obj, now).map(|_| ())
+    }
+
+    /// Deletes an object behind the API's back; whether it existed.
+    pub fn delete_object(&self, kind: &str, namespace: &str, name: &str) -> bool {
+        let mut store = self.shared.write();
+        let gone = store.remove(res_of(kind), namespace, name).is_some();
+        if gone {
+            store.next_rv();
+        }
+        gone
+    }
+
+    /// `(resource, objects, JSON bytes)` for every non-empty table, for benchmark reports.
+    pub fn stats(&self) -> Vec<(&'static str, usize, usize)> {
+        let store = self.shared.read();
+        resources::RESOURCES
+            .iter()
+            .enumerate()
+            .filter(|(i, d)| d.storage == *i)
+            .map(|(i, d)| {
+                let t = store.table(i);
+                (d.plural, t.len(), t.values().map(|e| e.bytes.len()).sum())
+            })
+            .filter(|(_, n, _)| *n > 0)
+            .collect()
+    }
+
+    /// What `GET …/pods/{pod}/log?container={container}` returns (`previous`: with
+    /// `previous=true`, the last terminated instance's log).
+    pub fn set_pod_log(
+        &self,
+        namespace: &str,
+        pod: &str,
+        container: &str,
+        previous: bool,
+        text: &str,
+    ) {
+        let key = (
+            namespace.to_string(),
+            pod.to_string(),
+            container.to_string(),
+            previous,
+        );
+        lock(&self.shared.logs).insert(key, text.to_string());
+    }
+
+    /// Number of stored objects of a kind.
+    pub fn count(&self, kind: &str) -> usize {
+        self.shared.read().table(res_of(kind)).len()
+    }
+
+    /// Stops accepting, closes open connections, and (blocking servers) joins the thread.
+    pub fn shutdown(mut self) {
+        self.stop_now();
+    }
+
+    fn stop_now(&mut self) {
+        let _ = self.stop.send(true);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for FakeApiServer {
+    fn drop(&mut self) {
+        self.stop_now();
+    }
+}
