@@ -196,3 +196,30 @@ fn usage_errors_exit_2() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Found by fuzzing: at Pacific/Chatham's fall-back robfig's Next answers its own input, so
+/// any `t = Next(t)` loop stalls. We must stop and say so, never hang.
+#[test]
+fn chatham_fall_back_fixed_point_does_not_hang() {
+    let out = doctor()
+        .args([
+            "next",
+            "59 */3 * * *",
+            "--time-zone",
+            "Pacific/Chatham",
+            "--from",
+            "2018-03-31T10:00:00Z",
+            "-o",
+            "json",
+        ])
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["times"],
+        serde_json::json!(["2018-03-31T11:14:00Z", "2018-03-31T14:14:00Z"])
+    );
+    assert_eq!(v["stalledAt"], "2018-03-31T14:14:00Z");
+}

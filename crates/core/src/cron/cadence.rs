@@ -26,11 +26,12 @@ pub fn cadence(
     let mut t = from;
     while times.len() < samples.max(2) {
         match sched.next(t, local) {
-            Some(n) => {
+            // A Next that does not advance (robfig at Pacific/Chatham's fall-back) ends the chain.
+            Some(n) if n > t => {
                 times.push(n);
                 t = n;
             }
-            None => break,
+            _ => break,
         }
     }
     let mut gaps: Vec<i64> = times

@@ -139,7 +139,9 @@ fn compare_day(
     let stop = start.timestamp() + SignedDuration::from_hours(54);
     let mut actual: Vec<(DateTime, Timestamp)> = Vec::new();
     while let Some(n) = sched.next(t, local) {
-        if n > stop {
+        // robfig's Next can answer its own input or an earlier time (Pacific/Chatham's
+        // fall-back): the chain stops advancing there, so must we.
+        if n > stop || n <= t {
             break;
         }
         let wall = n.to_zoned(tz.clone()).datetime();

@@ -28,6 +28,9 @@ pub struct Fires {
     pub times: Vec<Timestamp>,
     /// Asked for more than the schedule gives within robfig's 5-year window.
     pub exhausted: bool,
+    /// robfig's `Next` answered this instant, which is not later than the previous run: the
+    /// chain (and the controller, with InvalidSchedule) stops advancing there.
+    pub stalled: Option<Timestamp>,
     pub dst: Vec<dst::DstEffect>,
 }
 
@@ -75,17 +78,24 @@ fn fires(sched: &Schedule, from: Timestamp, count: usize, ctl_name: &str, ctl: &
         schedule::ScheduleZone::Local => (ctl_name.to_string(), ctl.clone()),
     };
     let mut times = Vec::with_capacity(count);
+    let mut stalled = None;
     let mut t = from;
     while times.len() < count {
         match sched.next(t, ctl) {
-            Some(n) => {
+            Some(n) if n > t => {
                 times.push(n);
                 t = n;
+            }
+            Some(n) => {
+                // robfig answers its own input (or an earlier time) at some clock changes
+                // (Pacific/Chatham's fall-back): the chain, and the controller, stall here.
+                stalled = Some(n);
+                break;
             }
             None => break,
         }
     }
-    let exhausted = times.len() < count;
+    let exhausted = times.len() < count && stalled.is_none();
     let dst = match times.last() {
         Some(last) => dst::effects(sched, ctl, from, *last),
         None => Vec::new(),
@@ -98,6 +108,7 @@ fn fires(sched: &Schedule, from: Timestamp, count: usize, ctl_name: &str, ctl: &
         zone,
         times,
         exhausted,
+        stalled,
         dst,
     }
 }
@@ -116,6 +127,9 @@ struct NextJson<'a> {
     description: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     hint: Option<&'a str>,
+    /// Set when robfig's Next stops advancing (see [`Fires::stalled`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stalled_at: Option<String>,
 }
 
 pub fn to_json(v: &NextView) -> String {
@@ -133,6 +147,12 @@ pub fn to_json(v: &NextView) -> String {
             r.hint.as_deref(),
         ),
     };
+    let stalled_at = v
+        .outcome
+        .as_ref()
+        .ok()
+        .and_then(|f| f.stalled)
+        .map(|t| t.to_string());
     let j = NextJson {
         schema_version: 1,
         schedule: &v.schedule,
@@ -142,6 +162,7 @@ pub fn to_json(v: &NextView) -> String {
         error,
         description,
         hint,
+        stalled_at,
     };
     serde_json::to_string_pretty(&j).unwrap_or_default() + "\n"
 }
@@ -231,6 +252,15 @@ pub fn to_text(v: &NextView, st: Style) -> String {
     for (_, l) in lines {
         out.push_str(&l);
         out.push('\n');
+    }
+    if let Some(t) = f.stalled {
+        out.push_str(&format!(
+            "  {}\n",
+            st.yellow(&format!(
+                "⚠ then robfig's Next answers {} again, not a later time (a robfig bug at this zone's clock change): the controller stops scheduling with InvalidSchedule (\"time difference between two schedules is less than 1 second\") until lastScheduleTime moves",
+                wall(t, &f.zone, "%a %Y-%m-%d %H:%M")
+            ))
+        ));
     }
     if f.exhausted {
         out.push_str(

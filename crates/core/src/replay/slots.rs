@@ -97,7 +97,14 @@ impl EffectiveSchedule {
         let mut out = Vec::with_capacity(count.min(1024));
         let mut t = GoTime::local(after);
         while out.len() < count {
+            let prev = t;
             t = clock.next(t);
+            // robfig's Next can return its input or an earlier time (Pacific/Chatham's
+            // fall-back); the controller then stalls on the "< 1 second" gap error, so the
+            // list of future runs ends there.
+            if !t.is_zero() && !t.after(prev) {
+                break;
+            }
             if t.is_zero() {
                 break;
             }
