@@ -6,6 +6,7 @@
 //
 //	oracle [run] [-local-mode=env|assign] < cases.jsonl > results.jsonl
 //	oracle bench [-local ZONE] [-benchtime 1s]
+//	oracle bench -mix tools/oracle/bench-mix.txt [-benchtime 1s]
 //
 // Input, one JSON object per line:
 //
@@ -101,8 +102,18 @@ func main() {
 		os.Exit(worker())
 	case "bench":
 		fsFlags := flag.NewFlagSet("bench", flag.ExitOnError)
-		local := fsFlags.String("local", "UTC", "controller Local zone for Next")
+		local := fsFlags.String("local", "UTC", "controller Local zone for Next (built-in mix only)")
+		mix := fsFlags.String("mix", "", "benchmark mix file (tools/oracle/bench-mix.txt); default: a built-in 18-expression mix")
+		benchtime := fsFlags.String("benchtime", "1s", "time per measurement, as go test -benchtime")
 		fsFlags.Parse(args)
+		testing.Init()
+		if err := flag.Set("test.benchtime", *benchtime); err != nil {
+			fmt.Fprintln(os.Stderr, "oracle bench: -benchtime:", err)
+			os.Exit(2)
+		}
+		if *mix != "" {
+			os.Exit(benchMix(*mix))
+		}
 		bench(*local)
 	default:
 		fmt.Fprintf(os.Stderr, "usage: oracle [run|bench] [flags]\n")
@@ -479,4 +490,86 @@ func bench(local string) {
 	}
 	fmt.Printf("%-6s %-36s %12.1f\n", "parse", "(mean over mix)", totalParse/float64(len(exprs)))
 	fmt.Printf("%-6s %-36s %12.1f\n", "next", "(mean over mix)", totalNext/float64(len(exprs)))
+}
+
+// mixEntry is one line of tools/oracle/bench-mix.txt.
+type mixEntry struct {
+	group, local, from, spec string
+}
+
+func readMix(path string) ([]mixEntry, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var entries []mixEntry
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.SplitN(line, "\t", 4)
+		if len(f) != 4 {
+			return nil, fmt.Errorf("%s:%d: want group, zone, instant, schedule separated by tabs", path, i+1)
+		}
+		entries = append(entries, mixEntry{group: f[0], local: f[1], from: f[2], spec: f[3]})
+	}
+	return entries, nil
+}
+
+var benchSink time.Time
+
+// benchMix times ParseStandard and one Next for every entry of a mix file (the same file
+// crates/schedule/benches/engine.rs reads), with time.Local set to the entry's controller
+// zone as in the differential oracle. One tab-separated line per measurement:
+//
+//	parse|next <TAB> index <TAB> group <TAB> ns/op <TAB> answer (next: RFC 3339 UTC or "never") <TAB> schedule (quoted)
+func benchMix(path string) int {
+	entries, err := readMix(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "oracle bench:", err)
+		return 2
+	}
+	fmt.Printf("# robfig/cron v3.0.1, %s %s/%s, GOMAXPROCS=%d, mix=%s (%d entries)\n",
+		runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), path, len(entries))
+	fmt.Printf("# op\tidx\tgroup\tns/op\tanswer\tschedule\n")
+	for i, e := range entries {
+		loc, err := time.LoadLocation(e.local)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "oracle bench: entry %d: %v\n", i, err)
+			return 2
+		}
+		time.Local = loc
+		from, err := time.Parse(time.RFC3339Nano, e.from)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "oracle bench: entry %d: %v\n", i, err)
+			return 2
+		}
+		from = from.In(time.Local)
+		spec := e.spec
+		pr := testing.Benchmark(func(b *testing.B) {
+			for n := 0; n < b.N; n++ {
+				if _, err := cron.ParseStandard(spec); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		s, err := cron.ParseStandard(spec)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "oracle bench: entry %d: %q: %v\n", i, spec, err)
+			return 2
+		}
+		nr := testing.Benchmark(func(b *testing.B) {
+			for n := 0; n < b.N; n++ {
+				benchSink = s.Next(from)
+			}
+		})
+		answer := "never"
+		if t := s.Next(from); !t.IsZero() {
+			answer = t.UTC().Format(time.RFC3339Nano)
+		}
+		fmt.Printf("parse\t%d\t%s\t%.1f\t-\t%q\n", i, e.group, float64(pr.T.Nanoseconds())/float64(pr.N), spec)
+		fmt.Printf("next\t%d\t%s\t%.1f\t%s\t%q\n", i, e.group, float64(nr.T.Nanoseconds())/float64(nr.N), answer, spec)
+	}
+	return 0
 }

@@ -7,7 +7,8 @@
 //!
 //! Contract used by the rest of the workspace (keep it stable):
 //! * [`parse_standard`] — parse exactly as `cron.ParseStandard`; errors carry robfig's text.
-//! * [`Schedule::next`] — first activation strictly after `after`, `None` where Go returns
+//! * [`Schedule::next`] — robfig's `Next(after)`: normally the first activation strictly after
+//!   `after` (but see its docs for clock changes where robfig answers no later time), `None` where Go returns
 //!   the zero time ("never" within the 5-year search window).
 //! * [`load_location`] — Go's `time.LoadLocation`.
 //!
@@ -108,7 +109,11 @@ pub fn load_location(name: &str) -> Result<Option<Location>, String> {
 }
 
 impl Schedule {
-    /// First activation strictly after `after`; `local` is the zone `Local` schedules use.
+    /// robfig's `Next(after)`; `local` is the zone `Local` schedules use. Normally the first
+    /// activation strictly after `after`, but — exactly like robfig — at some clock changes the
+    /// answer is not later: at Pacific/Chatham's fall-back `Next` can return its own input or
+    /// an earlier time, and at Lord_Howe's half-hour change a later input can give an earlier
+    /// answer. Callers that chain `t = next(t)` must stop when the answer does not advance.
     /// `None` where robfig returns the zero time.
     ///
     /// Results beyond jiff's range (Go's is wider) saturate at `Timestamp::MAX`.
