@@ -23,6 +23,8 @@ pub struct Cli {
 pub enum Command {
     /// Diagnose CronJobs: the headline, findings, controller replay, timeline and fix.
     ///
+    /// Live: `explain NAME [-n NS]` reads the CronJob, its Jobs, their Pods and the Events
+    /// about them from the cluster, and replays the controller at the API server's clock.
     /// Offline: `explain -f cronjob.yaml` (or a `kubectl get cronjob,job,pod,event -o yaml`
     /// dump; Jobs, Pods and Events in the input are used as evidence).
     Explain(ExplainArgs),
@@ -33,8 +35,46 @@ pub enum Command {
     Next(NextArgs),
     /// Print the catalogue of findings (rules) this tool can report.
     Rules(RulesArgs),
+    /// Diagnose every CronJob of a namespace (or all, -A) in one table, worst first.
+    ///
+    /// Exit 0: nothing at error level; 1: some CronJob has an error-level finding; 2: the
+    /// cluster could not be read.
+    Scan(ScanArgs),
+    /// Run a CronJob now: create a Job from its template, like `kubectl create job
+    /// --from=cronjob/NAME`, after a preview of what that Job is to the controller.
+    ///
+    /// Shows first: the concurrency policy and the running Jobs (a manual Job is invisible to
+    /// the controller: Forbid does not stop it and it does not block the schedule; Replace
+    /// does not delete it), that history limits never prune it, and whether you may create
+    /// Jobs (SelfSubjectAccessReview). Then a server-side dry run, confirmation (or --yes),
+    /// and the create, with fieldManager kubectl-cronjob-doctor. Exit 0: done (with --wait:
+    /// the Job completed); 1: --wait saw it fail or time out; 2: not done (denied, declined,
+    /// no terminal without --yes, API error).
+    Trigger(crate::commands::trigger::TriggerArgs),
+    /// Suspend a CronJob (spec.suspend: true), recording who, when and why.
+    ///
+    /// Sends one JSON merge patch (spec.suspend and the cronjob-doctor.io/suspended-by, -at,
+    /// -reason annotations) with the resourceVersion it read as a precondition, after a
+    /// server-side dry run and confirmation. On a 409 Conflict it reads the CronJob again,
+    /// shows what changed and asks again. Exit 0: done or already suspended; 2: not done.
+    Suspend(crate::commands::suspend::SuspendArgs),
+    /// Resume a CronJob, after a replay of what the controller does next.
+    ///
+    /// Before asking it shows: whether ONE catch-up run starts at once and for which slot
+    /// (older missed slots never run; startingDeadlineSeconds may prevent it; the controller's
+    /// estimate may skip it on uneven schedules), TooManyMissedTimes, and the next regular
+    /// run. --skip-missed resumes without the catch-up run. Sends only merge patches with a
+    /// resourceVersion precondition, re-reading on 409. Exit 0: done or not suspended; 2: not
+    /// done.
+    Unsuspend(crate::commands::suspend::UnsuspendArgs),
     /// Print the version, git commit and time-zone database in use.
     Version,
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish), or the helper
+    /// that makes `kubectl cronjob-doctor <TAB>` complete through kubectl.
+    Completion(crate::commands::completion::CompletionArgs),
+    /// Print the manual page (roff): `kubectl cronjob-doctor man | man -l -`.
+    #[command(hide = true)]
+    Man,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -71,12 +111,15 @@ pub enum ReportFormat {
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// Only explain the CronJob with this name (default: every CronJob in the input).
+    /// The CronJob to explain. Required without -f (read from the cluster); with -f, only
+    /// this one (default: every CronJob in the input).
     pub name: Option<String>,
-    /// Read manifests from a file, a directory (recursively, *.yaml|*.yml|*.json) or `-` (stdin).
-    #[arg(short = 'f', long = "file", value_name = "PATH", required = true)]
+    /// Read manifests from a file, a directory (recursively, *.yaml|*.yml|*.json) or `-` (stdin)
+    /// instead of the cluster.
+    #[arg(short = 'f', long = "file", value_name = "PATH")]
     pub files: Vec<String>,
-    /// Only CronJobs in this namespace (objects without a namespace count as `default`).
+    /// Namespace of the CronJob (default: the context's, else `default`). With -f: only
+    /// CronJobs in this namespace (objects without a namespace count as `default`).
     #[arg(short = 'n', long)]
     pub namespace: Option<String>,
     /// Output format.
@@ -87,6 +130,64 @@ pub struct ExplainArgs {
     pub timeline: usize,
     #[command(flatten)]
     pub replay: ReplayArgs,
+    #[command(flatten)]
+    pub kube: KubeArgs,
+}
+
+/// How to reach the cluster: kubectl's flags, with kubectl's defaults.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Cluster")]
+pub struct KubeArgs {
+    /// Path to the kubeconfig file. Default: $KUBECONFIG (several files are merged), else
+    /// ~/.kube/config, else the in-cluster service account.
+    #[arg(long, value_name = "PATH")]
+    pub kubeconfig: Option<std::path::PathBuf>,
+    /// The kubeconfig context to use (default: current-context).
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+    /// The kubeconfig cluster to use (default: the context's).
+    #[arg(long, value_name = "NAME")]
+    pub cluster: Option<String>,
+    /// The kubeconfig user to use (default: the context's).
+    #[arg(long, value_name = "NAME")]
+    pub user: Option<String>,
+    /// Give up on a request (retries included) after this long: 30s, 1m, a number of
+    /// seconds, or 0 for no limit.
+    #[arg(long, value_name = "DURATION", default_value = "30s")]
+    pub request_timeout: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScanFormat {
+    /// One row per CronJob.
+    Table,
+    /// The table plus concurrency policy, findings and the top finding's message.
+    Wide,
+    /// The report as JSON (the `explain -o json` format, every CronJob).
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct ScanArgs {
+    /// Namespace to scan (default: the context's, else `default`).
+    #[arg(short = 'n', long, conflicts_with = "all_namespaces")]
+    pub namespace: Option<String>,
+    /// Scan every namespace.
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+    /// Only list CronJobs with a warning or an error.
+    #[arg(long)]
+    pub only_problems: bool,
+    /// Output format.
+    #[arg(short = 'o', long, value_enum, default_value_t = ScanFormat::Table)]
+    pub output: ScanFormat,
+    /// How many past slots each CronJob's timeline holds (JSON output).
+    #[arg(long, default_value_t = 8, value_name = "N")]
+    pub timeline: usize,
+    #[command(flatten)]
+    pub replay: ReplayArgs,
+    #[command(flatten)]
+    pub kube: KubeArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

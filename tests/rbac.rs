@@ -67,14 +67,16 @@ const READ_ONLY: [Grant; 10] = [
 ];
 
 const OPERATOR_EXTRA: [Grant; 4] = [
-    ("batch", "jobs", "create"),                                  // trigger: a Job from the template
-    ("batch", "cronjobs", "patch"),                               // suspend / unsuspend
-    ("batch", "cronjobs/status", "patch"),                        // unsuspend --skip-missed
+    ("batch", "jobs", "create"),           // trigger: a Job from the template
+    ("batch", "cronjobs", "patch"),        // suspend / unsuspend
+    ("batch", "cronjobs/status", "patch"), // unsuspend --skip-missed
     ("authorization.k8s.io", "selfsubjectaccessreviews", "create"), // "may I?" before acting
 ];
 
 fn path(file: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/rbac").join(file)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("deploy/rbac")
+        .join(file)
 }
 
 fn parse(text: &str, what: &str) -> Vec<Object> {
@@ -85,15 +87,27 @@ fn parse(text: &str, what: &str) -> Vec<Object> {
 fn load(file: &str) -> (Object, Object) {
     let text = std::fs::read_to_string(path(file)).unwrap();
     let live = parse(&text, file);
-    assert_eq!(live.len(), 1, "{file}: exactly one live object, the ClusterRole (the binding stays an example)");
+    assert_eq!(
+        live.len(),
+        1,
+        "{file}: exactly one live object, the ClusterRole (the binding stays an example)"
+    );
     let role = live.into_iter().next().unwrap();
 
     let marker = "# Example binding";
-    let (_, tail) = text.split_once(marker).unwrap_or_else(|| panic!("{file}: no {marker:?} block"));
+    let (_, tail) = text
+        .split_once(marker)
+        .unwrap_or_else(|| panic!("{file}: no {marker:?} block"));
     let example: String = tail
         .lines()
         .skip(1)
-        .map(|l| l.strip_prefix("# ").or_else(|| l.strip_prefix('#')).unwrap_or_else(|| panic!("{file}: {l:?} after the example marker is not a comment")))
+        .map(|l| {
+            l.strip_prefix("# ")
+                .or_else(|| l.strip_prefix('#'))
+                .unwrap_or_else(|| {
+                    panic!("{file}: {l:?} after the example marker is not a comment")
+                })
+        })
         .filter(|l| l.trim() != "---")
         .map(|l| format!("{l}\n"))
         .collect();
@@ -108,7 +122,10 @@ fn grants(role: &Object) -> BTreeSet<(String, String, String)> {
         for g in &r.api_groups {
             for res in &r.resources {
                 for v in &r.verbs {
-                    assert!(![g, res, v].iter().any(|s| s.contains('*')), "no wildcards: {r:?}");
+                    assert!(
+                        ![g, res, v].iter().any(|s| s.contains('*')),
+                        "no wildcards: {r:?}"
+                    );
                     out.insert((g.clone(), res.clone(), v.clone()));
                 }
             }
@@ -118,7 +135,9 @@ fn grants(role: &Object) -> BTreeSet<(String, String, String)> {
 }
 
 fn owned(gs: &[Grant]) -> BTreeSet<(String, String, String)> {
-    gs.iter().map(|(g, r, v)| (g.to_string(), r.to_string(), v.to_string())).collect()
+    gs.iter()
+        .map(|(g, r, v)| (g.to_string(), r.to_string(), v.to_string()))
+        .collect()
 }
 
 fn check_role(file: &str, name: &str, expected: &BTreeSet<(String, String, String)>) {
@@ -126,29 +145,55 @@ fn check_role(file: &str, name: &str, expected: &BTreeSet<(String, String, Strin
     assert_eq!(role.api_version, "rbac.authorization.k8s.io/v1");
     assert_eq!(role.kind, "ClusterRole");
     assert_eq!(role.metadata.name, name);
-    assert_eq!(role.metadata.labels.get("app.kubernetes.io/name").map(String::as_str), Some("kubectl-cronjob-doctor"));
+    assert_eq!(
+        role.metadata
+            .labels
+            .get("app.kubernetes.io/name")
+            .map(String::as_str),
+        Some("kubectl-cronjob-doctor")
+    );
     assert!(role.role_ref.is_none() && role.subjects.is_none());
     let got = grants(&role);
     let missing: Vec<_> = expected.difference(&got).collect();
     let extra: Vec<_> = got.difference(expected).collect();
-    assert!(missing.is_empty() && extra.is_empty(), "{file}: missing {missing:?}, extra {extra:?}");
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "{file}: missing {missing:?}, extra {extra:?}"
+    );
 
     assert_eq!(binding.api_version, "rbac.authorization.k8s.io/v1");
     assert_eq!(binding.kind, "ClusterRoleBinding");
     let role_ref = binding.role_ref.as_ref().expect("roleRef");
     assert_eq!(
-        (role_ref.api_group.as_str(), role_ref.kind.as_str(), role_ref.name.as_str()),
+        (
+            role_ref.api_group.as_str(),
+            role_ref.kind.as_str(),
+            role_ref.name.as_str()
+        ),
         ("rbac.authorization.k8s.io", "ClusterRole", name),
         "{file}: the example binds this file's role"
     );
     let subjects = binding.subjects.as_ref().expect("subjects");
-    assert!(!subjects.is_empty() && subjects.iter().all(|s| !s.name.is_empty() && !s.kind.is_empty()));
-    assert!(subjects.iter().all(|s| s.api_group.as_deref() == Some("rbac.authorization.k8s.io")));
+    assert!(
+        !subjects.is_empty()
+            && subjects
+                .iter()
+                .all(|s| !s.name.is_empty() && !s.kind.is_empty())
+    );
+    assert!(
+        subjects
+            .iter()
+            .all(|s| s.api_group.as_deref() == Some("rbac.authorization.k8s.io"))
+    );
 }
 
 #[test]
 fn read_only_role_reads_cronjobs_jobs_pods_events_and_nothing_else() {
-    check_role("read-only.yaml", "cronjob-doctor-read-only", &owned(&READ_ONLY));
+    check_role(
+        "read-only.yaml",
+        "cronjob-doctor-read-only",
+        &owned(&READ_ONLY),
+    );
 }
 
 #[test]
@@ -161,9 +206,22 @@ fn operator_role_adds_only_the_writes_of_the_operator_commands() {
 #[test]
 fn the_roles_are_documented_where_users_look() {
     let rbac_readme = std::fs::read_to_string(path("README.md")).unwrap();
-    for needle in ["read-only.yaml", "operator.yaml", "cronjob-doctor-read-only", "cronjob-doctor-operator", "403"] {
-        assert!(rbac_readme.contains(needle), "deploy/rbac/README.md should mention {needle}");
+    for needle in [
+        "read-only.yaml",
+        "operator.yaml",
+        "cronjob-doctor-read-only",
+        "cronjob-doctor-operator",
+        "403",
+    ] {
+        assert!(
+            rbac_readme.contains(needle),
+            "deploy/rbac/README.md should mention {needle}"
+        );
     }
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    assert!(readme.contains("deploy/rbac"), "README.md should point at deploy/rbac/");
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    assert!(
+        readme.contains("deploy/rbac"),
+        "README.md should point at deploy/rbac/"
+    );
 }

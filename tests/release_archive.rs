@@ -55,7 +55,12 @@ fn sha256_tool(path: &Path) -> String {
         Ok(o) if o.status.success() => o,
         _ => run(Command::new("shasum").args(["-a", "256"]).arg(path)),
     };
-    String::from_utf8(out.stdout).unwrap().split_whitespace().next().unwrap().to_string()
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string()
 }
 
 fn fresh_dir(name: &str) -> PathBuf {
@@ -72,12 +77,15 @@ fn the_release_script_builds_an_archive_krew_can_install() {
     let work = fresh_dir("release-archive");
     let dist = work.join("dist");
 
-    // 1. Pack the binary this test run built.
+    // 1. Pack the binary this test run built (a copy: a concurrent `cargo build` may relink
+    //    the original while the test runs).
+    let binary = work.join(krew::BIN);
+    std::fs::copy(env!("CARGO_BIN_EXE_kubectl-cronjob_doctor"), &binary).unwrap();
     let printed = stdout(
         Command::new("bash")
             .arg(root().join("tools/release/build-archives.sh"))
             .arg("--binary")
-            .arg(env!("CARGO_BIN_EXE_kubectl-cronjob_doctor"))
+            .arg(&binary)
             .arg("--out")
             .arg(&dist),
     );
@@ -90,9 +98,18 @@ fn the_release_script_builds_an_archive_krew_can_install() {
 
     // 2. The printed sha256 is the archive's, and so is the .sha256 file beside it.
     assert_eq!(sha, sha256_tool(&archive));
-    let sidecar = std::fs::read_to_string(dist.join(format!("{}.sha256", archive.file_name().unwrap().to_str().unwrap())))
-        .unwrap();
-    assert_eq!(sidecar, format!("{sha}  {}\n", archive.file_name().unwrap().to_str().unwrap()));
+    let sidecar = std::fs::read_to_string(dist.join(format!(
+        "{}.sha256",
+        archive.file_name().unwrap().to_str().unwrap()
+    )))
+    .unwrap();
+    assert_eq!(
+        sidecar,
+        format!(
+            "{sha}  {}\n",
+            archive.file_name().unwrap().to_str().unwrap()
+        )
+    );
 
     // 3. Exactly the expected files, the binary executable.
     let listing = stdout(Command::new("tar").arg("-tzf").arg(&archive));
@@ -106,26 +123,55 @@ fn the_release_script_builds_an_archive_krew_can_install() {
     // 4. What comes out runs and is this version; the licence is the repository's.
     let unpacked = work.join("unpacked");
     std::fs::create_dir_all(&unpacked).unwrap();
-    run(Command::new("tar").arg("-xzf").arg(&archive).arg("-C").arg(&unpacked));
+    run(Command::new("tar")
+        .arg("-xzf")
+        .arg(&archive)
+        .arg("-C")
+        .arg(&unpacked));
     let said = stdout(Command::new(unpacked.join(krew::BIN)).arg("--version"));
-    assert!(said.starts_with(&format!("kubectl-cronjob_doctor {version} (commit ")), "{said}");
+    assert!(
+        said.starts_with(&format!("kubectl-cronjob_doctor {version} (commit ")),
+        "{said}"
+    );
     let report = stdout(Command::new(unpacked.join(krew::BIN)).arg("version"));
-    assert!(report.starts_with(&format!("kubectl-cronjob_doctor {version}\n")), "{report}");
+    assert!(
+        report.starts_with(&format!("kubectl-cronjob_doctor {version}\n")),
+        "{report}"
+    );
     assert_eq!(
         std::fs::read(unpacked.join("LICENSE")).unwrap(),
         std::fs::read(root().join("LICENSE")).unwrap()
     );
 
-    // 5. Packing is repeatable: the same binary gives the same bytes.
-    let again = stdout(
-        Command::new("bash")
-            .arg(root().join("tools/release/build-archives.sh"))
-            .arg("--binary")
-            .arg(env!("CARGO_BIN_EXE_kubectl-cronjob_doctor"))
-            .arg("--out")
-            .arg(work.join("dist-again")),
-    );
-    assert_eq!(again.split_whitespace().next(), Some(sha), "archives must be reproducible");
+    // 5. Packing is repeatable: the same inputs give the same bytes (shown on a small stand-in
+    //    binary, which answers --version like the real one, to keep this test quick).
+    let stand_in = work.join("stand-in");
+    std::fs::create_dir_all(&stand_in).unwrap();
+    let fake = stand_in.join(krew::BIN);
+    std::fs::write(
+        &fake,
+        format!("#!/bin/sh\necho 'kubectl-cronjob_doctor {version} (commit unknown)'\n"),
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let pack = |out: &str| {
+        stdout(
+            Command::new("bash")
+                .arg(root().join("tools/release/build-archives.sh"))
+                .arg("--binary")
+                .arg(&fake)
+                .arg("--out")
+                .arg(stand_in.join(out)),
+        )
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string()
+    };
+    assert_eq!(pack("one"), pack("two"), "archives must be reproducible");
 
     // 6. The manifest updater writes this archive in, and the result validates against it.
     let manifest = work.join("krew/cronjob-doctor.yaml");
@@ -139,9 +185,14 @@ fn the_release_script_builds_an_archive_krew_can_install() {
         .arg(&archive));
     let real_listing = names.clone();
     let layout = |o: &str, a: &str| {
-        Some(if (o, a) == (os, arch) { real_listing.clone() } else { krew::archive_layout(o) })
+        Some(if (o, a) == (os, arch) {
+            real_listing.clone()
+        } else {
+            krew::archive_layout(o)
+        })
     };
-    let plugin = krew::validate_file(&manifest, &layout).unwrap_or_else(|p| panic!("updated manifest:\n  {}", p.join("\n  ")));
+    let plugin = krew::validate_file(&manifest, &layout)
+        .unwrap_or_else(|p| panic!("updated manifest:\n  {}", p.join("\n  ")));
     let original = krew::read(&root().join("krew/cronjob-doctor.yaml")).unwrap();
     let mut hits = 0;
     for (p, before) in plugin.spec.platforms.iter().zip(&original.spec.platforms) {
@@ -149,12 +200,26 @@ fn the_release_script_builds_an_archive_krew_can_install() {
         if krew::selector_matches(sel, os, arch).unwrap() {
             hits += 1;
             assert_eq!(p.sha256, sha);
-            assert!(p.uri.ends_with(&format!("/v{version}/{}", krew::archive_name(version, os, arch))), "{}", p.uri);
+            assert!(
+                p.uri.ends_with(&format!(
+                    "/v{version}/{}",
+                    krew::archive_name(version, os, arch)
+                )),
+                "{}",
+                p.uri
+            );
         } else {
-            assert_eq!((&p.uri, &p.sha256), (&before.uri, &before.sha256), "other platforms stay as they were");
+            assert_eq!(
+                (&p.uri, &p.sha256),
+                (&before.uri, &before.sha256),
+                "other platforms stay as they were"
+            );
         }
     }
-    assert_eq!(hits, 1, "the host platform {os}/{arch} is in the manifest once");
+    assert_eq!(
+        hits, 1,
+        "the host platform {os}/{arch} is in the manifest once"
+    );
 }
 
 #[test]
@@ -169,7 +234,9 @@ fn the_manifest_updater_refuses_mixed_releases() {
     };
     let updater = || {
         let mut c = Command::new("python3");
-        c.arg(root().join("tools/release/update-krew-manifest.py")).arg("--manifest").arg(&manifest);
+        c.arg(root().join("tools/release/update-krew-manifest.py"))
+            .arg("--manifest")
+            .arg(&manifest);
         c
     };
     let fails = |c: &mut Command, why: &str| {
@@ -179,10 +246,15 @@ fn the_manifest_updater_refuses_mixed_releases() {
         assert!(err.contains(why), "expected {why:?} in: {err}");
     };
     // Without --partial every platform needs its archive.
-    fails(updater().arg(fake("kubectl-cronjob_doctor-0.1.0-linux-amd64.tar.gz")), "no archive for");
+    fails(
+        updater().arg(fake("kubectl-cronjob_doctor-0.1.0-linux-amd64.tar.gz")),
+        "no archive for",
+    );
     // A partial update cannot move the version.
     fails(
-        updater().arg("--partial").arg(fake("kubectl-cronjob_doctor-9.9.9-linux-amd64.tar.gz")),
+        updater()
+            .arg("--partial")
+            .arg(fake("kubectl-cronjob_doctor-9.9.9-linux-amd64.tar.gz")),
         "--partial keeps the manifest's version",
     );
     // Versions must agree; names must be ours; windows ships a zip.
@@ -193,9 +265,27 @@ fn the_manifest_updater_refuses_mixed_releases() {
             .arg(fake("kubectl-cronjob_doctor-0.1.1-linux-arm64.tar.gz")),
         "different versions",
     );
-    fails(updater().arg("--partial").arg(fake("other-0.1.0-linux-amd64.tar.gz")), "is not named");
-    fails(updater().arg("--partial").arg(fake("kubectl-cronjob_doctor-0.1.0-windows-amd64.tar.gz")), ".zip for windows");
-    fails(updater().arg("--partial").arg(fake("kubectl-cronjob_doctor-0.1.0-freebsd-amd64.tar.gz")), "no platform for");
+    fails(
+        updater()
+            .arg("--partial")
+            .arg(fake("other-0.1.0-linux-amd64.tar.gz")),
+        "is not named",
+    );
+    fails(
+        updater()
+            .arg("--partial")
+            .arg(fake("kubectl-cronjob_doctor-0.1.0-windows-amd64.tar.gz")),
+        ".zip for windows",
+    );
+    fails(
+        updater()
+            .arg("--partial")
+            .arg(fake("kubectl-cronjob_doctor-0.1.0-freebsd-amd64.tar.gz")),
+        "no platform for",
+    );
     // Nothing was written by the refusals.
-    assert_eq!(std::fs::read(&manifest).unwrap(), std::fs::read(root().join("krew/cronjob-doctor.yaml")).unwrap());
+    assert_eq!(
+        std::fs::read(&manifest).unwrap(),
+        std::fs::read(root().join("krew/cronjob-doctor.yaml")).unwrap()
+    );
 }

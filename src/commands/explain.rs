@@ -1,21 +1,38 @@
-//! `explain [NAME] -f PATH…`: the full diagnosis of CronJobs read from files.
+//! `explain NAME` (from the cluster) and `explain [NAME] -f PATH…` (from files): the full
+//! diagnosis. Both build a snapshot and hand it to the same report and renderers.
 
 use doctor::render::{explain, json, sarif, style::Style};
-use doctor::report::Health;
+use doctor::report::{self, Health, Options, Report};
 
-use super::report_cmd::{evaluate, width};
-use super::{UsageError, emit, exit, use_color};
+use super::report_cmd::{evaluate, not_found, version, width};
+use super::{UsageError, controller_zone, emit, exit, parse_instant, use_color};
 use crate::cli::{ExplainArgs, ReportFormat};
+use crate::cluster::{self, fetch};
 
 pub fn run(a: &ExplainArgs) -> Result<i32, UsageError> {
-    let ev = evaluate(&a.files, a.name.as_deref(), a.namespace.as_deref(), &a.replay, a.timeline)?;
-    let r = &ev.report;
+    let r = if a.files.is_empty() {
+        live(a)?
+    } else {
+        evaluate(
+            &a.files,
+            a.name.as_deref(),
+            a.namespace.as_deref(),
+            &a.replay,
+            a.timeline,
+        )?
+        .report
+    };
     let text = match a.output {
-        ReportFormat::Json => json::render(r),
-        ReportFormat::Sarif => sarif::render(r, env!("CARGO_PKG_VERSION")),
+        ReportFormat::Json => json::render(&r),
+        ReportFormat::Sarif => sarif::render(&r, env!("CARGO_PKG_VERSION")),
         ReportFormat::Text => explain::render(
-            r,
-            explain::TextOptions { style: Style { color: use_color(a.replay.color) }, width: width() },
+            &r,
+            explain::TextOptions {
+                style: Style {
+                    color: use_color(a.replay.color),
+                },
+                width: width(),
+            },
         ),
     };
     emit(&text);
@@ -26,4 +43,91 @@ pub fn run(a: &ExplainArgs) -> Result<i32, UsageError> {
     } else {
         exit::OK
     })
+}
+
+/// Read one CronJob and its evidence from the cluster and build its report.
+fn live(a: &ExplainArgs) -> Result<Report, UsageError> {
+    let Some(name) = a.name.as_deref() else {
+        return Err(UsageError(
+            "explain needs the NAME of a CronJob to read from the cluster (or -f PATH to read files)".into(),
+        ));
+    };
+    // Flags are checked before any request, so a typo never waits on the network.
+    let zone = controller_zone(&a.replay.controller_time_zone)?;
+    let flag_version = a
+        .replay
+        .kube_version
+        .as_ref()
+        .map(|_| version(&a.replay))
+        .transpose()?;
+    let flag_now = a
+        .replay
+        .now
+        .as_deref()
+        .map(|v| parse_instant("--now", v))
+        .transpose()?;
+    let rt = cluster::runtime().map_err(UsageError)?;
+    let notices = a.output == ReportFormat::Text;
+    let (snapshot, server_version, version_note, now) = rt.block_on(async {
+        let api = cluster::connect(&a.kube, notices)
+            .await
+            .map_err(UsageError)?;
+        let ns = a
+            .namespace
+            .clone()
+            .unwrap_or_else(|| api.target.namespace.clone());
+        let (server_version, version_note) = match cluster::server_version(&api).await {
+            Ok(v) => v,
+            Err(e) => return Err(UsageError(cluster::failure(&api, "GET /version", &e))),
+        };
+        let snapshot = match fetch::explain(&api, &ns, name).await {
+            Ok(s) => s,
+            Err(fetch::FetchError::NotFound(names)) => {
+                // report_cmd's message speaks of "the input"; here the input is the cluster.
+                let msg = not_found(name, Some(&ns), &names).replacen(" in the input", "", 1);
+                return Err(UsageError(format!(
+                    "{msg} (context {})",
+                    api.target.context
+                )));
+            }
+            Err(fetch::FetchError::Api(what, e)) => {
+                return Err(UsageError(cluster::failure(&api, &what, &e)));
+            }
+        };
+        Ok((
+            snapshot,
+            server_version,
+            version_note,
+            cluster::server_now(&api),
+        ))
+    })?;
+    // Drop the runtime's idle threads before the CPU work.
+    drop(rt);
+    let mut snapshot = snapshot;
+    // An explicit flag wins over what the server says.
+    let version = flag_version
+        .or(server_version)
+        .unwrap_or(doctor::replay::KubeVersion::NEWEST);
+    if flag_version.is_none()
+        && let Some(n) = version_note
+    {
+        snapshot.notes.push(n);
+    }
+    let now = match flag_now {
+        Some(t) => t,
+        None => {
+            if let Some(n) = now.1 {
+                snapshot.notes.push(n);
+            }
+            now.0
+        }
+    };
+    let opts = Options {
+        now,
+        controller_zone_name: &a.replay.controller_time_zone,
+        controller_zone: &zone,
+        version,
+        timeline: a.timeline,
+    };
+    Ok(report::build(&snapshot, Vec::new(), &opts))
 }

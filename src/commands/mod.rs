@@ -1,11 +1,16 @@
 //! One module per subcommand. Each returns an exit code; errors are printed once, here or
 //! in `main`.
 
+pub mod completion;
 pub mod explain;
 pub mod lint;
+pub mod manpage;
 pub mod next;
 pub mod report_cmd;
 pub mod rules;
+pub mod scan;
+pub mod suspend;
+pub mod trigger;
 pub mod version;
 
 use jiff::Timestamp;
@@ -47,7 +52,8 @@ pub fn use_color(choice: ColorChoice) -> bool {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
         }
     }
 }

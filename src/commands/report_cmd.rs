@@ -51,10 +51,11 @@ pub fn evaluate(
         name.is_none_or(|n| c.meta.name == n)
             && namespace.is_none_or(|ns| report::index::namespace_of(&c.meta.namespace) == ns)
     });
-    if let Some(n) = name {
-        if snapshot.cron_jobs.is_empty() && errors.is_empty() {
-            return Err(UsageError(not_found(n, namespace, &all_names)));
-        }
+    if let Some(n) = name
+        && snapshot.cron_jobs.is_empty()
+        && errors.is_empty()
+    {
+        return Err(UsageError(not_found(n, namespace, &all_names)));
     }
     let errors = errors
         .into_iter()

@@ -46,13 +46,21 @@ pub const SUPPORTED_PLATFORMS: [(&str, &str); 11] = [
 
 /// Names Windows reserves for devices; krew refuses them as plugin names (case-insensitively).
 const WINDOWS_RESERVED: [&str; 22] = [
-    "CON", "PRN", "AUX", "NUL", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8", "COM9", "LPT1",
-    "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9",
+    "CON", "PRN", "AUX", "NUL", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8",
+    "COM9", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9",
 ];
 
 /// File names krew accepts as "the licence was extracted" (compared lower-cased).
-const LICENSE_NAMES: [&str; 8] =
-    ["license", "license.txt", "license.md", "licenses", "licenses.txt", "licenses.md", "copying", "copying.txt"];
+const LICENSE_NAMES: [&str; 8] = [
+    "license",
+    "license.txt",
+    "license.md",
+    "licenses",
+    "licenses.txt",
+    "licenses.md",
+    "copying",
+    "copying.txt",
+];
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -128,13 +136,19 @@ pub fn read(path: &Path) -> Result<Plugin, String> {
 /// `^[\w-]+$` (Go's `\w` is ASCII) and not a Windows device name.
 pub fn is_safe_plugin_name(name: &str) -> bool {
     !name.is_empty()
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-        && !WINDOWS_RESERVED.iter().any(|r| r.eq_ignore_ascii_case(name))
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && !WINDOWS_RESERVED
+            .iter()
+            .any(|r| r.eq_ignore_ascii_case(name))
 }
 
 /// `^[a-f0-9]{64}$`.
 pub fn is_valid_sha256(s: &str) -> bool {
-    s.len() == 64 && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    s.len() == 64
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// krew's `semver.Parse`: a leading `v`, then a semantic version (apimachinery's
@@ -163,10 +177,16 @@ pub fn selector_matches(sel: &Selector, os: &str, arch: &str) -> Result<bool, St
         let got = label(&r.key);
         ok &= match r.operator.as_str() {
             "In" | "NotIn" if values.is_empty() => {
-                return Err(format!("operator {} on {:?} needs values", r.operator, r.key));
+                return Err(format!(
+                    "operator {} on {:?} needs values",
+                    r.operator, r.key
+                ));
             }
             "Exists" | "DoesNotExist" if !values.is_empty() => {
-                return Err(format!("operator {} on {:?} takes no values", r.operator, r.key));
+                return Err(format!(
+                    "operator {} on {:?} takes no values",
+                    r.operator, r.key
+                ));
             }
             "In" => got.is_some_and(|g| values.iter().any(|v| v == g)),
             "NotIn" => got.is_none_or(|g| values.iter().all(|v| v != g)),
@@ -180,7 +200,10 @@ pub fn selector_matches(sel: &Selector, os: &str, arch: &str) -> Result<bool, St
 
 /// The first supported pair the selector matches (krew's `findAnyMatchingPlatform`).
 pub fn matching_platform(sel: &Selector) -> Option<(&'static str, &'static str)> {
-    SUPPORTED_PLATFORMS.iter().copied().find(|(os, arch)| selector_matches(sel, os, arch).unwrap_or(false))
+    SUPPORTED_PLATFORMS
+        .iter()
+        .copied()
+        .find(|(os, arch)| selector_matches(sel, os, arch).unwrap_or(false))
 }
 
 fn validate_selector(sel: Option<&Selector>) -> Result<(), String> {
@@ -196,7 +219,12 @@ fn validate_selector(sel: Option<&Selector>) -> Result<(), String> {
         .iter()
         .flatten()
         .map(|(k, _)| k.as_str())
-        .chain(sel.match_expressions.iter().flatten().map(|r| r.key.as_str()));
+        .chain(
+            sel.match_expressions
+                .iter()
+                .flatten()
+                .map(|r| r.key.as_str()),
+        );
     for key in keys {
         if key != "os" && key != "arch" {
             return Err(format!("key {key:?} not supported"));
@@ -236,7 +264,10 @@ fn validate_platform(p: &Platform) -> Result<(), String> {
         return Err("`sha256` sum has to be set".into());
     }
     if !is_valid_sha256(&p.sha256) {
-        return Err(format!("`sha256` value {} is not valid, must match pattern ^[a-f0-9]{{64}}$", p.sha256));
+        return Err(format!(
+            "`sha256` value {} is not valid, must match pattern ^[a-f0-9]{{64}}$",
+            p.sha256
+        ));
     }
     if p.bin.is_empty() {
         return Err("`bin` has to be set".into());
@@ -257,14 +288,20 @@ pub fn clean(path: &str) -> String {
             other => out.push(other),
         }
     }
-    if out.is_empty() { ".".to_string() } else { out.join("/") }
+    if out.is_empty() {
+        ".".to_string()
+    } else {
+        out.join("/")
+    }
 }
 
 /// `filepath.Match` for one path element: `*`, `?` and literals (classes and escapes are not
 /// used by this project and are refused rather than guessed).
 fn glob_element(pattern: &str, name: &str) -> Result<bool, String> {
     if pattern.contains(['[', '\\']) {
-        return Err(format!("glob {pattern:?}: character classes and escapes are not supported by this checker"));
+        return Err(format!(
+            "glob {pattern:?}: character classes and escapes are not supported by this checker"
+        ));
     }
     fn go(p: &[char], n: &[char]) -> bool {
         match p.split_first() {
@@ -293,29 +330,50 @@ pub fn simulate_install(p: &Platform, archive: &[String]) -> Result<BTreeSet<Str
         }
     }
     let under = |entry: &str| -> Vec<String> {
-        files.iter().filter(|f| *f == entry || f.starts_with(&format!("{entry}/"))).cloned().collect()
+        files
+            .iter()
+            .filter(|f| *f == entry || f.starts_with(&format!("{entry}/")))
+            .cloned()
+            .collect()
     };
-    let default_ops = [FileOperation { from: "*".into(), to: ".".into() }];
+    let default_ops = [FileOperation {
+        from: "*".into(),
+        to: ".".into(),
+    }];
     let ops = p.files.as_deref().unwrap_or(&default_ops);
     let mut installed = BTreeSet::new();
     let place = |src_entry: &str, dest: &str, installed: &mut BTreeSet<String>| {
         for f in under(src_entry) {
             let tail = f[src_entry.len()..].trim_start_matches('/');
-            let target = if tail.is_empty() { dest.to_string() } else { format!("{dest}/{tail}") };
+            let target = if tail.is_empty() {
+                dest.to_string()
+            } else {
+                format!("{dest}/{tail}")
+            };
             installed.insert(clean(&target));
         }
     };
     for op in ops {
         if op.to != clean(&op.to) {
-            return Err(format!("the provided path is not clean, {:?} should be {:?}", op.to, clean(&op.to)));
+            return Err(format!(
+                "the provided path is not clean, {:?} should be {:?}",
+                op.to,
+                clean(&op.to)
+            ));
         }
         let from = clean(&op.from);
         if from.starts_with("..") || op.to.starts_with("..") || op.to.starts_with('/') {
-            return Err(format!("file operation {op:?} leaves the archive or the install directory"));
+            return Err(format!(
+                "file operation {op:?} leaves the archive or the install directory"
+            ));
         }
         if entries.contains(&from) {
             let base = from.rsplit('/').next().unwrap_or(&from);
-            let dest = if op.to == "." { base.to_string() } else { op.to.clone() };
+            let dest = if op.to == "." {
+                base.to_string()
+            } else {
+                op.to.clone()
+            };
             place(&from, &dest, &mut installed);
             continue;
         }
@@ -335,7 +393,10 @@ pub fn simulate_install(p: &Platform, archive: &[String]) -> Result<BTreeSet<Str
             }
         }
         if matched.is_empty() {
-            return Err(format!("no files in the plugin archive matched the glob pattern={}", op.from));
+            return Err(format!(
+                "no files in the plugin archive matched the glob pattern={}",
+                op.from
+            ));
         }
         for m in matched {
             let base = m.rsplit('/').next().unwrap_or(&m).to_string();
@@ -347,7 +408,8 @@ pub fn simulate_install(p: &Platform, archive: &[String]) -> Result<BTreeSet<Str
 
 /// Every line at most `max` characters unless it is a single word (krew's `validateLineLength`).
 fn line_length_ok(s: &str, max: usize) -> bool {
-    s.split('\n').all(|l| l.chars().count() <= max || !l.trim().contains(' '))
+    s.split('\n')
+        .all(|l| l.chars().count() <= max || !l.trim().contains(' '))
 }
 
 /// Validate a manifest file as krew-index would. `archive_of(os, arch)` gives the file list of
@@ -360,23 +422,39 @@ pub fn validate_file(
 ) -> Result<Plugin, Vec<String>> {
     let plugin = read(path).map_err(|e| vec![e])?;
     let mut problems = Vec::new();
-    let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let file_name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
     let Some(name) = file_name.strip_suffix(".yaml") else {
-        return Err(vec![format!("expected manifest extension \".yaml\" in {file_name:?}")]);
+        return Err(vec![format!(
+            "expected manifest extension \".yaml\" in {file_name:?}"
+        )]);
     };
 
     // ValidatePlugin, in its order.
     if plugin.api_version != API_VERSION {
-        problems.push(format!("apiVersion={:?} is not supported (want {API_VERSION:?})", plugin.api_version));
+        problems.push(format!(
+            "apiVersion={:?} is not supported (want {API_VERSION:?})",
+            plugin.api_version
+        ));
     }
     if plugin.kind != "Plugin" {
-        problems.push(format!("kind={:?}, but only \"Plugin\" is supported", plugin.kind));
+        problems.push(format!(
+            "kind={:?}, but only \"Plugin\" is supported",
+            plugin.kind
+        ));
     }
     if !is_safe_plugin_name(name) {
-        problems.push(format!("the plugin name {name:?} is not allowed, must match ^[\\w-]+$"));
+        problems.push(format!(
+            "the plugin name {name:?} is not allowed, must match ^[\\w-]+$"
+        ));
     }
     if plugin.metadata.name != name {
-        problems.push(format!("plugin should be named {name:?}, not {:?}", plugin.metadata.name));
+        problems.push(format!(
+            "plugin should be named {name:?}, not {:?}",
+            plugin.metadata.name
+        ));
     }
     let spec = &plugin.spec;
     if spec.short_description.is_empty() {
@@ -404,7 +482,11 @@ pub fn validate_file(
 
     // validate-krew-manifest's line-length advice (errors here).
     for (field, text, max) in [
-        ("shortDescription", Some(spec.short_description.as_str()), 70),
+        (
+            "shortDescription",
+            Some(spec.short_description.as_str()),
+            70,
+        ),
         ("description", spec.description.as_deref(), 80),
         ("caveats", spec.caveats.as_deref(), 80),
     ] {
@@ -417,14 +499,26 @@ pub fn validate_file(
     }
 
     // Every platform selects a supported pair; no pair is selected twice.
-    let selected: Vec<Option<(&str, &str)>> =
-        spec.platforms.iter().map(|p| p.selector.as_ref().and_then(matching_platform)).collect();
+    let selected: Vec<Option<(&str, &str)>> = spec
+        .platforms
+        .iter()
+        .map(|p| p.selector.as_ref().and_then(matching_platform))
+        .collect();
     for (i, (p, sel)) in spec.platforms.iter().zip(&selected).enumerate() {
         if sel.is_none() {
-            problems.push(format!("platforms[{i}]'s selector {:?} doesn't match any supported platform", p.selector));
+            problems.push(format!(
+                "platforms[{i}]'s selector {:?} doesn't match any supported platform",
+                p.selector
+            ));
         }
-        if let Some(Err(e)) = p.selector.as_ref().map(|s| selector_matches(s, "linux", "amd64")) {
-            problems.push(format!("platforms[{i}]'s selector cannot be converted: {e}"));
+        if let Some(Err(e)) = p
+            .selector
+            .as_ref()
+            .map(|s| selector_matches(s, "linux", "amd64"))
+        {
+            problems.push(format!(
+                "platforms[{i}]'s selector cannot be converted: {e}"
+            ));
         }
     }
     for (os, arch) in SUPPORTED_PLATFORMS {
@@ -432,7 +526,11 @@ pub fn validate_file(
             .platforms
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.selector.as_ref().is_some_and(|s| selector_matches(s, os, arch).unwrap_or(false)))
+            .filter(|(_, p)| {
+                p.selector
+                    .as_ref()
+                    .is_some_and(|s| selector_matches(s, os, arch).unwrap_or(false))
+            })
             .map(|(i, _)| i)
             .collect();
         if hits.len() > 1 {
@@ -446,16 +544,23 @@ pub fn validate_file(
             problems.push(format!("platforms[{i}].uri {:?} is not https", p.uri));
         }
         if !(p.uri.ends_with(".tar.gz") || p.uri.ends_with(".zip")) {
-            problems.push(format!("platforms[{i}].uri {:?} is neither a .tar.gz nor a .zip", p.uri));
+            problems.push(format!(
+                "platforms[{i}].uri {:?} is neither a .tar.gz nor a .zip",
+                p.uri
+            ));
         }
     }
 
     // The install, simulated: bin installed, a licence extracted.
     for (i, (p, sel)) in spec.platforms.iter().zip(&selected).enumerate() {
         let Some((os, arch)) = sel else { continue };
-        let Some(archive) = archive_of(os, arch) else { continue };
+        let Some(archive) = archive_of(os, arch) else {
+            continue;
+        };
         match simulate_install(p, &archive) {
-            Err(e) => problems.push(format!("platforms[{i}] ({os}/{arch}) failed to install: {e}")),
+            Err(e) => problems.push(format!(
+                "platforms[{i}] ({os}/{arch}) failed to install: {e}"
+            )),
             Ok(installed) => {
                 if !installed.contains(&clean(&p.bin)) {
                     problems.push(format!(
@@ -476,7 +581,11 @@ pub fn validate_file(
         }
     }
 
-    if problems.is_empty() { Ok(plugin) } else { Err(problems) }
+    if problems.is_empty() {
+        Ok(plugin)
+    } else {
+        Err(problems)
+    }
 }
 
 // ---- This project's archives ----------------------------------------------------------------
@@ -484,12 +593,21 @@ pub fn validate_file(
 pub const BIN: &str = "kubectl-cronjob_doctor";
 
 /// The five platforms the release builds (and the manifest must list, in this order).
-pub const RELEASE_PLATFORMS: [(&str, &str); 5] =
-    [("linux", "amd64"), ("linux", "arm64"), ("darwin", "amd64"), ("darwin", "arm64"), ("windows", "amd64")];
+pub const RELEASE_PLATFORMS: [(&str, &str); 5] = [
+    ("linux", "amd64"),
+    ("linux", "arm64"),
+    ("darwin", "amd64"),
+    ("darwin", "arm64"),
+    ("windows", "amd64"),
+];
 
 /// What `tools/release/build-archives.sh` puts in an archive for `os`, sorted.
 pub fn archive_layout(os: &str) -> Vec<String> {
-    let bin = if os == "windows" { format!("{BIN}.exe") } else { BIN.to_string() };
+    let bin = if os == "windows" {
+        format!("{BIN}.exe")
+    } else {
+        BIN.to_string()
+    };
     let mut v = vec![bin, "LICENSE".to_string(), "README.md".to_string()];
     v.sort();
     v

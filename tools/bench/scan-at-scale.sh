@@ -65,25 +65,35 @@ fetch_list() {
 
 # The scan's requests: CronJobs, Jobs, Pods of Jobs (two selectors), Events, side by side.
 raw_fetch() {
-  fetch_list /apis/batch/v1/cronjobs &
-  fetch_list /apis/batch/v1/jobs &
-  { fetch_list /api/v1/pods "job-name"; fetch_list /api/v1/pods "batch.kubernetes.io%2Fjob-name,%21job-name"; } &
-  fetch_list /api/v1/events &
-  wait
+  local pids=()
+  fetch_list /apis/batch/v1/cronjobs & pids+=($!)
+  fetch_list /apis/batch/v1/jobs & pids+=($!)
+  { fetch_list /api/v1/pods "job-name"; } & pids+=($!)
+  { fetch_list /api/v1/pods "batch.kubernetes.io%2Fjob-name,%21job-name"; } & pids+=($!)
+  fetch_list /api/v1/events & pids+=($!)
+  # Only these: a bare `wait` would also wait for the server.
+  wait "${pids[@]}"
 }
 
 now_s() { date +%s.%N; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
+# Exit 1 means "some CronJob has an error-level finding", which a generated cluster has.
+scan() {
+  local code=0
+  "$@" || code=$?
+  [ "$code" -le 1 ] || { echo "scan failed with exit code $code" >&2; exit 1; }
+}
+
 # Warm-up: the server's first answers touch cold memory.
 raw_fetch
-"$DOCTOR" scan -A -o json >/dev/null
+scan "$DOCTOR" scan -A -o json >/dev/null
 
 : >"$WORK/raw.txt"; : >"$WORK/scan.txt"; : >"$WORK/rss.txt"
 for i in $(seq 1 "$RUNS"); do
   t0="$(now_s)"; raw_fetch; t1="$(now_s)"
   echo "$t1 - $t0" | bc -l >>"$WORK/raw.txt"
-  /usr/bin/time -v -o "$WORK/time.$i" "$DOCTOR" scan -A -o json >"$WORK/scan.json"
+  scan /usr/bin/time -v -o "$WORK/time.$i" "$DOCTOR" scan -A -o json >"$WORK/scan.json"
   awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,p,":"); s=0; for(k=1;k<=n;k++) s=s*60+p[k]; print s}' "$WORK/time.$i" >>"$WORK/scan.txt"
   awk -F': ' '/Maximum resident set size/ {print $2}' "$WORK/time.$i" >>"$WORK/rss.txt"
   echo "run $i: raw $(tail -1 "$WORK/raw.txt")s, scan $(tail -1 "$WORK/scan.txt")s, $(tail -1 "$WORK/rss.txt") KiB" >&2
@@ -95,8 +105,19 @@ RSS_KB="$(median <"$WORK/rss.txt")"
 RSS_MB="$(echo "$RSS_KB / 1024" | bc -l)"
 RATIO="$(echo "$SCAN / $RAW" | bc -l)"
 CJS="$(grep -c '"schedule":' "$WORK/scan.json" || true)"
-BYTES="$(for p in /apis/batch/v1/cronjobs /apis/batch/v1/jobs "/api/v1/pods?labelSelector=job-name" /api/v1/events; do
-  curl -sS -H "Authorization: Bearer $TOKEN" "$BASE$p" | wc -c; done | paste -sd+ | bc)"
+# For context: the same lists unpaged, one request each, side by side (a lower bound for the
+# transfer itself: no per-page round trips, and curl starts once per list, not once per page).
+UNPAGED_START="$(now_s)"
+pids=()
+i=0
+for p in /apis/batch/v1/cronjobs /apis/batch/v1/jobs "/api/v1/pods?labelSelector=job-name" /api/v1/events; do
+  i=$((i + 1))
+  curl -sS -H "Authorization: Bearer $TOKEN" "$BASE$p" | wc -c >"$WORK/bytes.$i" &
+  pids+=($!)
+done
+wait "${pids[@]}"
+UNPAGED="$(echo "$(now_s) - $UNPAGED_START" | bc -l)"
+BYTES="$(cat "$WORK"/bytes.* | paste -sd+ | bc)"
 
 verdict() { if [ "$(echo "$1" | bc -l)" = 1 ]; then echo "met"; else echo "**missed**"; fi; }
 TIME_OK="$(verdict "$RATIO <= 1.5")"
@@ -123,21 +144,39 @@ run. Median of $RUNS runs each, after one warm-up of each.
 | \`scan -A -o json\` wall time | $(printf '%.2f' "$SCAN") s | ≤ 1.5 × raw: $(printf '%.2f' "$RATIO") × — $TIME_OK |
 | \`scan -A -o json\` peak RSS | $(printf '%.0f' "$RSS_MB") MB | < 300 MB — $RSS_OK |
 | CronJobs diagnosed | $CJS | |
-| bytes of the four unpaged lists | $(echo "$BYTES / 1048576" | bc) MiB | |
+| the four lists unpaged, one curl each, side by side | $(printf '%.2f' "$UNPAGED") s | (context: no paging) |
+| bytes of the four lists | $(echo "$BYTES / 1048576" | bc) MiB | |
 
 Machine: $(nproc) CPUs ($CPU), $MEM memory, $(uname -sr). The fake server shares the CPUs with
 the client, as it would not in a real cluster; the curl baseline pays the same price.
 
+How it stays within budget: the five LISTs (CronJobs, Jobs, two Pod selectors, Events) are read
+page by page into slim structs and cut into one snapshot per namespace as soon as every list has
+moved past it (LIST results come in \`namespace/name\` key order; the lists advance in lockstep),
+so namespaces are diagnosed on all cores while later pages are still arriving, and the whole
+cluster is never held at once. Only table rows or JSON fragments are kept per CronJob.
+
+Where the client's CPU goes (perf, 2026-11-21, same workload): about 60 % diagnosing (the core's
+\`report::build\` ~40 %, of which the DST rules \`dst-gap\`/\`dst-repeat\` ~20 % — each computes
+\`dst_shared::upcoming\`, a year of slots, on its own — and the per-CronJob sub-snapshots ~10 %),
+about 28 % parsing the 645 MiB of list JSON, the rest output and allocation. With the server on the
+same two cores the run is CPU-bound; against the unpaged lower bound above it is slower, against the
+paged transfer it is faster because one keep-alive client beats one curl process per page.
+Reproduce a profile with \`perf record -g\` on a build with \`CARGO_PROFILE_RELEASE_STRIP=false
+CARGO_PROFILE_RELEASE_DEBUG=line-tables-only\`.
+
 Every run: $(paste -sd' ' "$WORK/raw.txt" | awk '{for(i=1;i<=NF;i++) printf "%.2f ", $i}')s raw; $(paste -sd' ' "$WORK/scan.txt") s scan; $(paste -sd' ' "$WORK/rss.txt") KiB peak RSS.
 EOF
 
-# Replace the section if present, keep everything else in BENCHMARKS.md.
+# Replace this script's section (between its markers) if present, keep everything else.
 TARGET="$ROOT/BENCHMARKS.md"
-[ -f "$TARGET" ] || printf '# Benchmarks\n\n' >"$TARGET"
-awk -v section="$SECTION" '
-  BEGIN { while ((getline l < section) > 0) body = body l "\n" }
-  /^## scan -A at scale/ { skip = 1; printf "%s", body; done = 1; next }
-  skip && /^## / { skip = 0 }
+[ -f "$TARGET" ] || printf '# Benchmarks\n\nEach section is written by its own script and can be regenerated independently.\n' >"$TARGET"
+BEGIN='<!-- scan-at-scale:begin (generated by tools/bench/scan-at-scale.sh; edit the script, not this section) -->'
+END='<!-- scan-at-scale:end -->'
+awk -v section="$SECTION" -v begin="$BEGIN" -v end="$END" '
+  BEGIN { while ((getline l < section) > 0) body = body l "\n"; body = begin "\n" body end "\n" }
+  $0 == begin { skip = 1; printf "%s", body; done = 1; next }
+  skip && $0 == end { skip = 0; next }
   !skip { print }
   END { if (!done) printf "\n%s", body }
 ' "$TARGET" >"$WORK/BENCHMARKS.md"

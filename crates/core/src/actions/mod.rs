@@ -3,8 +3,11 @@
 //! and reviewed before the IO layer (src/actions) dry-runs, confirms and applies them with a
 //! resourceVersion precondition.
 
+pub mod changes;
+pub mod plan;
 pub mod preview;
 pub mod suspend;
+pub mod suspension;
 pub mod trigger;
 
 /// The field manager every write of ours declares (visible in managedFields).

@@ -17,6 +17,16 @@ pub struct PlannedPatch {
     pub describe: String,
 }
 
+impl PlannedPatch {
+    /// The same patch with another resourceVersion precondition: after one write of a
+    /// sequence succeeds, the next must name the version that write produced.
+    pub fn with_resource_version(&self, resource_version: &str) -> PlannedPatch {
+        let mut p = self.clone();
+        p.body["metadata"]["resourceVersion"] = json!(resource_version);
+        p
+    }
+}
+
 /// Who suspends and why, recorded in annotations.
 pub struct SuspendNote<'a> {
     pub by: &'a str,
@@ -51,6 +61,11 @@ pub fn unsuspend_patch(resource_version: &str, existing_annotations: &[&str]) ->
             annotations.insert(key.into(), Value::Null);
         }
     }
+    let describe = if annotations.is_empty() {
+        "set spec.suspend to false".to_string()
+    } else {
+        "set spec.suspend to false (and remove the suspend annotations)".to_string()
+    };
     let mut metadata = json!({"resourceVersion": resource_version});
     if !annotations.is_empty() {
         metadata["annotations"] = Value::Object(annotations);
@@ -58,7 +73,7 @@ pub fn unsuspend_patch(resource_version: &str, existing_annotations: &[&str]) ->
     PlannedPatch {
         subresource: None,
         body: json!({"metadata": metadata, "spec": {"suspend": false}}),
-        describe: "set spec.suspend to false".into(),
+        describe,
     }
 }
 
@@ -116,6 +131,15 @@ mod tests {
         assert_eq!(
             p.body,
             json!({"metadata": {"resourceVersion": "42"}, "spec": {"suspend": false}})
+        );
+    }
+
+    #[test]
+    fn the_precondition_can_be_moved_to_a_newer_version() {
+        let p = unsuspend_patch("42", &[]).with_resource_version("43");
+        assert_eq!(
+            p.body,
+            json!({"metadata": {"resourceVersion": "43"}, "spec": {"suspend": false}})
         );
     }
 

@@ -3,7 +3,6 @@
 //! excludes it.
 
 use super::{Context, Finding, Rule, Severity};
-use crate::text::human_duration;
 
 pub static RULE: Rule = Rule {
     id: "CJD005",
@@ -54,27 +53,35 @@ fn check(ctx: &Context) -> Vec<Finding> {
     if !cj.spec.suspend {
         return Vec::new();
     }
-    // Who suspended it and when, from managedFields (the last manager that set the field).
-    let by = cj
-        .meta
-        .suspend_managers
-        .iter()
-        .filter(|m| m.time.is_some())
-        .max_by_key(|m| m.time);
+    // Who suspended it, when and why: the annotations `suspend` records while they are
+    // current, else the managedFields entry that last set the field.
     let mut head = "is not running: suspended".to_string();
     let mut message = format!(
         "{} is suspended: no Job starts until spec.suspend is false.",
         ctx.name()
     );
-    if let Some(m) = by {
-        let t = m.time.unwrap_or(ctx.now);
-        let ago = human_duration(ctx.now.as_second() - t.as_second());
-        head = format!("is not running: suspended {ago} ago by {}", m.manager);
+    if let Some(known) = crate::actions::suspension::suspension(cj) {
+        let by = known
+            .by
+            .as_deref()
+            .map(|b| format!(" by {b}"))
+            .unwrap_or_default();
+        let reason = known
+            .reason
+            .as_deref()
+            .map(|r| format!(", reason: {r}"))
+            .unwrap_or_default();
+        let (ago, when) = match known.at {
+            Some(t) => (
+                format!(" {}", known.ago(ctx.now).unwrap_or_default()),
+                format!(" ({})", ctx.show_time(t)),
+            ),
+            None => (String::new(), String::new()),
+        };
+        head = format!("is not running: suspended{ago}{by}");
         message = format!(
-            "{} was suspended {ago} ago ({}) by {}; no Job starts until spec.suspend is false.",
-            ctx.name(),
-            ctx.show_time(t),
-            m.manager
+            "{} was suspended{ago}{when}{by}{reason}; no Job starts until spec.suspend is false.",
+            ctx.name()
         );
     }
     let mut f = Finding::new(&RULE, message)
@@ -130,6 +137,41 @@ spec:
         assert_eq!(
             r.cron_jobs[0].headline,
             "report-daily is not running: suspended 3d 2h ago by kubectl-patch"
+        );
+    }
+
+    #[test]
+    fn says_who_and_why_from_the_suspend_annotations() {
+        let yaml = r#"
+apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: report-daily
+  namespace: finance
+  annotations:
+    cronjob-doctor.io/suspended-by: alice
+    cronjob-doctor.io/suspended-at: "2026-11-17T10:00:00Z"
+    cronjob-doctor.io/suspend-reason: db migration
+  managedFields:
+  - manager: kubectl-cronjob-doctor
+    operation: Update
+    time: "2026-11-17T10:00:00Z"
+    fieldsType: FieldsV1
+    fieldsV1: {"f:spec": {"f:suspend": {}}}
+spec:
+  schedule: "0 6 * * *"
+  suspend: true
+  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: r, image: r}]}}}}
+"#;
+        let r = run(yaml, "2026-11-20T12:00:00Z");
+        let f = findings(&r, "suspended");
+        assert_eq!(
+            f[0].message,
+            "report-daily was suspended 3d 2h ago (2026-11-17 10:00 UTC) by alice, reason: db migration; no Job starts until spec.suspend is false."
+        );
+        assert_eq!(
+            r.cron_jobs[0].headline,
+            "report-daily is not running: suspended 3d 2h ago by alice"
         );
     }
 }

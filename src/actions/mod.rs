@@ -1,0 +1,76 @@
+//! The IO half of the safe actions (`trigger`, `suspend`, `unsuspend`): the plans are pure
+//! (`doctor::actions`); this layer reads the CronJob, previews, dry-runs on the server, asks,
+//! and sends exactly the planned requests with a resourceVersion precondition and our field
+//! manager, re-reading on 409. Reads go through `cluster` (retries, the server's clock);
+//! writes through `write`, which never retries on its own.
+
+pub mod args;
+pub mod confirm;
+pub mod output;
+pub mod patch;
+pub mod session;
+pub mod wait;
+pub mod write;
+
+use crate::cluster::http::ApiError;
+use session::Session;
+
+/// Where the role that allows the actions is described.
+pub const OPERATOR_ROLE: &str = "deploy/rbac/operator.yaml";
+
+/// A failed write, said so the user knows what was tried, whether anything changed, and what
+/// to do next.
+pub fn write_failure(s: &Session, what: &str, e: &ApiError, permission: &str) -> String {
+    match e {
+        ApiError::Status { code: 403, message } => format!(
+            "{what} was refused: {message}. That request changed nothing. The operator role grants {permission}: \
+             apply {OPERATOR_ROLE} and bind it to you (see its header), or ask a cluster admin"
+        ),
+        ApiError::Status { .. } => format!("{} That request changed nothing.", s.failure(what, e)),
+        // No answer: the server may or may not have acted on it.
+        ApiError::Transport(_) => format!(
+            "{} Whether the server applied it is unknown: check with `kubectl get cronjobs,jobs -n {}` before trying again.",
+            s.failure(what, e),
+            s.ns
+        ),
+    }
+}
+
+/// The refusal when nobody can be asked.
+pub fn no_terminal(consequence: &str) -> String {
+    format!(
+        "stdin is not a terminal, so there is nobody to confirm: {consequence}. Review the preview above and add --yes to go ahead (or --dry-run=server to only test it)"
+    )
+}
+
+/// Who to record as the one suspending: `--by`, else the login name, else the kubeconfig
+/// context (the API server does not tell a client who it is without another request).
+pub fn who(by: Option<&str>, context: &str) -> String {
+    by.map(str::to_string)
+        .or_else(|| {
+            ["USER", "USERNAME", "LOGNAME"]
+                .iter()
+                .filter_map(|k| std::env::var(k).ok())
+                .find(|v| !v.trim().is_empty())
+        })
+        .unwrap_or_else(|| format!("context {context}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn by_wins_over_the_environment() {
+        assert_eq!(who(Some("oncall-bob"), "prod"), "oncall-bob");
+    }
+
+    #[test]
+    fn refusals_say_what_to_do() {
+        let m = no_terminal("nothing was created");
+        assert!(
+            m.contains("nothing was created") && m.contains("--yes"),
+            "{m}"
+        );
+    }
+}

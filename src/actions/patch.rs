@@ -1,0 +1,269 @@
+//! The write loop of `suspend` and `unsuspend`: read, evaluate, preview, dry-run on the
+//! server, ask, patch with the resourceVersion precondition — and on 409 Conflict read again,
+//! show what changed, re-evaluate and ask again. A concurrent edit is never overwritten: every
+//! patch names the version the preview was computed from, so the server refuses it if anyone
+//! wrote in between.
+
+use doctor::actions::FIELD_MANAGER;
+use doctor::actions::changes::changes;
+use doctor::actions::suspend::PlannedPatch;
+use doctor::model::{CronJob, Job};
+use http::Method;
+use jiff::Timestamp;
+use serde_json::Value;
+
+use super::args::{ActionArgs, DryRun};
+use super::confirm::{self, Consent};
+use super::output::{Out, request_text};
+use super::session::{Session, cron_job_model};
+use super::write::MERGE_PATCH;
+use super::{no_terminal, write_failure};
+use crate::cluster::http::ApiError;
+use crate::commands::exit;
+
+/// Conflicts re-evaluated before giving up (someone keeps writing the object).
+pub const MAX_CONFLICT_RETRIES: u32 = 3;
+
+/// One reading of the cluster.
+pub struct State {
+    pub cj: CronJob,
+    /// None when the command does not need them or may not list them.
+    pub jobs: Option<Vec<Job>>,
+    /// The API server's clock at the reading.
+    pub now: Timestamp,
+}
+
+/// What a command makes of a reading.
+pub struct Evaluation {
+    /// Printed before anything is sent.
+    pub preview: Vec<String>,
+    /// Sent in order; empty when there is nothing to do.
+    pub patches: Vec<PlannedPatch>,
+    /// Said when `patches` is empty.
+    pub nothing_to_do: String,
+    /// `Suspend backup in ops now?`
+    pub question: String,
+    /// `suspended` / `resumed`, for the result line.
+    pub done: &'static str,
+}
+
+/// Run the loop; `evaluate` is called again after every conflict.
+pub async fn run(
+    s: &Session,
+    name: &str,
+    a: &ActionArgs,
+    with_jobs: bool,
+    mut evaluate: impl FnMut(&State) -> Evaluation,
+) -> Result<i32, String> {
+    let out = Out::STDOUT;
+    let mut previous: Option<CronJob> = None;
+    // The first reading: the "before" of the final before/after, so writes of ours that
+    // landed before a conflict are not left out of it.
+    let mut original: Option<CronJob> = None;
+    let mut conflicts = 0;
+    loop {
+        let (_, cj) = s.cron_job(name).await?;
+        let jobs = if with_jobs {
+            s.jobs_of(&cj).await?
+        } else {
+            None
+        };
+        let now = crate::cluster::server_now(&s.api).0;
+        if let Some(before) = &previous {
+            let changed = changes(before, &cj);
+            if changed.is_empty() {
+                out.line("Re-read it: nothing this command looks at changed.");
+            } else {
+                out.line("Re-read it; what changed:");
+                out.lines(changed.iter().map(|c| format!("  {c}")));
+            }
+        }
+        let original = original.get_or_insert_with(|| cj.clone()).clone();
+        let state = State { cj, jobs, now };
+        let ev = evaluate(&state);
+        out.lines(&ev.preview);
+        if ev.patches.is_empty() {
+            out.line(&ev.nothing_to_do);
+            return Ok(exit::OK);
+        }
+        out.line(format!(
+            "Will send (JSON merge patch, fieldManager {FIELD_MANAGER}; refused with 409 if anyone else writes the CronJob after resourceVersion {}):",
+            state.cj.meta.resource_version
+        ));
+        let steps: Vec<String> = ev
+            .patches
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("{}. PATCH {}: {}", i + 1, short_path(name, p), p.describe))
+            .collect();
+        out.lines(steps.iter().map(|l| format!("  {l}")));
+        if a.dry_run == DryRun::Client {
+            out.line("--dry-run=client: nothing was sent. The requests would be:");
+            for p in &ev.patches {
+                let q = crate::cluster::list::url(&path(s, name, p), &params(false));
+                out.line(request_text("PATCH", &q, MERGE_PATCH, &p.body).trim_end());
+            }
+            return Ok(exit::OK);
+        }
+        // The server-side dry run: validation, admission and RBAC answer before anyone is
+        // asked, and a stale resourceVersion shows up here already.
+        let mut dry_answers = Vec::new();
+        let mut conflicted = None;
+        for p in &ev.patches {
+            match send(s, name, p, true).await {
+                Ok(v) => dry_answers.push(v),
+                Err(ApiError::Status { code: 409, .. }) => {
+                    conflicted = Some(format!("PATCH {} (dry run)", short_path(name, p)));
+                    break;
+                }
+                Err(e) => {
+                    return Err(write_failure(
+                        s,
+                        &describe_request(name, p, true),
+                        &e,
+                        &permission(p),
+                    ));
+                }
+            }
+        }
+        if let Some(what) = conflicted {
+            conflict(&out, &what, &state.cj.meta.resource_version, &mut conflicts)?;
+            previous = Some(state.cj);
+            continue;
+        }
+        if a.dry_run == DryRun::Server {
+            out.line("--dry-run=server: the API server accepted it (dryRun=All); nothing was changed. It would read:");
+            for v in &dry_answers {
+                let after = cron_job_model(v)?;
+                for c in changes(&state.cj, &after)
+                    .into_iter()
+                    .filter(|c| c.field != "metadata.resourceVersion")
+                {
+                    out.line(format!("  {c}"));
+                }
+            }
+            return Ok(exit::OK);
+        }
+        out.line("Server-side dry run: accepted.");
+        match confirm::ask(&ev.question, a.yes) {
+            Consent::Given => {}
+            Consent::Declined => return Err("not confirmed: nothing was changed".into()),
+            Consent::NoTerminal => return Err(no_terminal("nothing was changed")),
+        }
+        let mut current = state.cj.clone();
+        let mut applied: Vec<&PlannedPatch> = Vec::new();
+        let mut conflicted = None;
+        for p in &ev.patches {
+            let p_now = p.with_resource_version(&current.meta.resource_version);
+            match send(s, name, &p_now, false).await {
+                Ok(v) => {
+                    current = cron_job_model(&v)?;
+                    applied.push(p);
+                }
+                Err(ApiError::Status { code: 409, .. }) => {
+                    conflicted = Some(format!("PATCH {}", short_path(name, p)));
+                    break;
+                }
+                Err(e) => {
+                    let mut msg =
+                        write_failure(s, &describe_request(name, p, false), &e, &permission(p));
+                    if let Some(done) = applied.last() {
+                        msg.push_str(&format!(
+                            " Already applied before it: {} — run the command again to finish.",
+                            done.describe
+                        ));
+                    }
+                    return Err(msg);
+                }
+            }
+        }
+        if let Some(what) = conflicted {
+            if !applied.is_empty() {
+                out.line(format!(
+                    "Applied: {}.",
+                    applied
+                        .iter()
+                        .map(|p| p.describe.as_str())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ));
+            }
+            // Compared with what we last wrote, so the re-read shows others' changes only.
+            conflict(&out, &what, &current.meta.resource_version, &mut conflicts)?;
+            previous = Some(current);
+            continue;
+        }
+        out.line(format!("cronjob.batch/{name} {} in {}:", ev.done, s.ns));
+        out.lines(
+            changes(&original, &current)
+                .iter()
+                .map(|c| format!("  {c}")),
+        );
+        return Ok(exit::OK);
+    }
+}
+
+/// Report a 409 and count it; an error once the retries are used up.
+fn conflict(out: &Out, what: &str, sent_rv: &str, conflicts: &mut u32) -> Result<(), String> {
+    *conflicts += 1;
+    if *conflicts > MAX_CONFLICT_RETRIES {
+        return Err(format!(
+            "{what}: 409 Conflict again, {} times in a row — something keeps writing this CronJob (another controller, a GitOps sync?). \
+             Nothing more was changed; find the other writer or try again later",
+            *conflicts
+        ));
+    }
+    out.line(format!(
+        "{what}: 409 Conflict — someone else wrote the CronJob after resourceVersion {sent_rv}; reading it again (retry {} of {MAX_CONFLICT_RETRIES}).",
+        *conflicts
+    ));
+    Ok(())
+}
+
+fn params(dry: bool) -> Vec<(&'static str, String)> {
+    let mut p = Vec::new();
+    if dry {
+        p.push(("dryRun", "All".to_string()));
+    }
+    p.push(("fieldManager", FIELD_MANAGER.to_string()));
+    p
+}
+
+fn path(s: &Session, name: &str, p: &PlannedPatch) -> String {
+    let base = s.path("cronjobs", name);
+    match p.subresource {
+        Some(sub) => format!("{base}/{sub}"),
+        None => base,
+    }
+}
+
+fn short_path(name: &str, p: &PlannedPatch) -> String {
+    match p.subresource {
+        Some(sub) => format!("cronjobs/{name}/{sub}"),
+        None => format!("cronjobs/{name}"),
+    }
+}
+
+fn describe_request(name: &str, p: &PlannedPatch, dry: bool) -> String {
+    let dry = if dry { " (server-side dry run)" } else { "" };
+    format!("PATCH {}{dry}", short_path(name, p))
+}
+
+/// The RBAC grant a patch needs, for the 403 message.
+fn permission(p: &PlannedPatch) -> String {
+    match p.subresource {
+        Some(sub) => format!("patch on cronjobs/{sub}"),
+        None => "patch on cronjobs".into(),
+    }
+}
+
+async fn send(s: &Session, name: &str, p: &PlannedPatch, dry: bool) -> Result<Value, ApiError> {
+    s.send(
+        Method::PATCH,
+        &path(s, name, p),
+        &params(dry),
+        MERGE_PATCH,
+        &p.body,
+    )
+    .await
+}

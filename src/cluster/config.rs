@@ -1,0 +1,188 @@
+//! Which cluster, as kubectl would pick it: `--kubeconfig` (one file), else `KUBECONFIG` (several
+//! files merged, first one wins), else `~/.kube/config`, else the in-cluster service account;
+//! `--context`/`--cluster`/`--user` override the current context's choices. Exec credential
+//! plugins, client certificates, tokens and OIDC come with kube's `Config`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use kube::config::{KubeConfigOptions, Kubeconfig};
+
+use crate::cli::KubeArgs;
+
+/// Where we are talking to, for messages ("what was tried").
+#[derive(Clone, Debug)]
+pub struct Target {
+    /// Context name, or `in-cluster`.
+    pub context: String,
+    pub server: String,
+    /// Where the configuration came from (`kubeconfig /x`, `KUBECONFIG=a:b`, `in-cluster`).
+    pub source: String,
+    /// Namespace of the context (or of the service account), `default` when unset.
+    pub namespace: String,
+}
+
+impl Target {
+    /// `context kind-kind (https://127.0.0.1:6443, from KUBECONFIG=…)`.
+    pub fn describe(&self) -> String {
+        format!(
+            "context {} ({}, from {})",
+            self.context, self.server, self.source
+        )
+    }
+}
+
+/// `--request-timeout` as kubectl reads it: `0` (no limit), a number of seconds, or a Go-style
+/// duration made of `h`, `m`, `s`, `ms` parts (`1m30s`).
+pub fn parse_timeout(s: &str) -> Result<Option<Duration>, String> {
+    let t = s.trim();
+    let bad = || {
+        format!(
+            "--request-timeout {s:?}: expected 0, a number of seconds, or a duration such as 30s or 1m30s"
+        )
+    };
+    if let Ok(secs) = t.parse::<u64>() {
+        return Ok((secs > 0).then(|| Duration::from_secs(secs)));
+    }
+    let mut total = Duration::ZERO;
+    let mut rest = t;
+    if rest.is_empty() {
+        return Err(bad());
+    }
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .ok_or_else(bad)?;
+        let n: f64 = rest[..digits].parse().map_err(|_| bad())?;
+        rest = &rest[digits..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let unit = match &rest[..unit_len] {
+            "h" => 3600.0,
+            "m" => 60.0,
+            "s" => 1.0,
+            "ms" => 0.001,
+            _ => return Err(bad()),
+        };
+        total += Duration::from_secs_f64(n * unit);
+        rest = &rest[unit_len..];
+    }
+    Ok((!total.is_zero()).then_some(total))
+}
+
+fn kubeconfig_paths(args: &KubeArgs) -> Option<(Vec<PathBuf>, String)> {
+    if let Some(p) = &args.kubeconfig {
+        return Some((vec![p.clone()], format!("--kubeconfig {}", p.display())));
+    }
+    if let Some(v) = std::env::var_os("KUBECONFIG") {
+        let paths: Vec<PathBuf> = std::env::split_paths(&v)
+            .filter(|p| !p.as_os_str().is_empty())
+            .collect();
+        if !paths.is_empty() {
+            return Some((paths, format!("KUBECONFIG={}", v.to_string_lossy())));
+        }
+    }
+    let home = std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE"))?;
+    let p = PathBuf::from(home).join(".kube").join("config");
+    p.exists()
+        .then(|| (vec![p.clone()], p.display().to_string()))
+}
+
+/// Read and merge the kubeconfig files. Like kubectl, a file named in `KUBECONFIG` that does
+/// not exist is skipped; one named with `--kubeconfig` must exist.
+fn read_kubeconfig(paths: &[PathBuf], explicit: bool) -> Result<Kubeconfig, String> {
+    let mut merged = Kubeconfig::default();
+    let mut read_any = false;
+    for p in paths {
+        if !explicit && !p.exists() {
+            continue;
+        }
+        // kube's message names the file already.
+        let k = Kubeconfig::read_from(p).map_err(|e| e.to_string())?;
+        merged = merged
+            .merge(k)
+            .map_err(|e| format!("cannot merge kubeconfig {}: {e}", p.display()))?;
+        read_any = true;
+    }
+    if !read_any {
+        return Err("none of the kubeconfig files exist".into());
+    }
+    Ok(merged)
+}
+
+/// Build the client configuration. kube's own retry layer is switched off: it retries 15
+/// times with up to 1000 s between attempts, which would freeze a CLI; `http` retries instead,
+/// visibly and within `--request-timeout`, which it enforces around each request; hyper's
+/// own read timeout stays off, since two clocks racing would make the message a coin toss.
+pub async fn load(args: &KubeArgs) -> Result<(kube::Config, Target), String> {
+    let mut config;
+    let target;
+    match kubeconfig_paths(args) {
+        Some((paths, source)) => {
+            let kc = read_kubeconfig(&paths, args.kubeconfig.is_some())
+                .map_err(|e| format!("{e} (from {source})"))?;
+            let context = args
+                .context
+                .clone()
+                .or_else(|| kc.current_context.clone())
+                .unwrap_or_default();
+            let opts = KubeConfigOptions {
+                context: args.context.clone(),
+                cluster: args.cluster.clone(),
+                user: args.user.clone(),
+            };
+            config = kube::Config::from_custom_kubeconfig(kc, &opts)
+                .await
+                .map_err(|e| {
+                    let ctx = if context.is_empty() {
+                        "no current-context".to_string()
+                    } else {
+                        format!("context {context:?}")
+                    };
+                    format!("cannot use {ctx} from {source}: {e}")
+                })?;
+            target = Target {
+                context: if context.is_empty() {
+                    "(none)".into()
+                } else {
+                    context
+                },
+                server: config.cluster_url.to_string(),
+                source,
+                namespace: config.default_namespace.clone(),
+            };
+        }
+        None => {
+            config = kube::Config::incluster().map_err(|e| {
+                format!("no kubeconfig found (--kubeconfig, KUBECONFIG, ~/.kube/config) and not running in a cluster: {e}")
+            })?;
+            target = Target {
+                context: "in-cluster".into(),
+                server: config.cluster_url.to_string(),
+                source: "the pod's service account".into(),
+                namespace: config.default_namespace.clone(),
+            };
+        }
+    }
+    config.default_retry = false;
+    Ok((config, target))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_read_like_kubectl() {
+        assert_eq!(parse_timeout("0"), Ok(None));
+        assert_eq!(parse_timeout("15"), Ok(Some(Duration::from_secs(15))));
+        assert_eq!(parse_timeout("30s"), Ok(Some(Duration::from_secs(30))));
+        assert_eq!(parse_timeout("1m30s"), Ok(Some(Duration::from_secs(90))));
+        assert_eq!(parse_timeout("500ms"), Ok(Some(Duration::from_millis(500))));
+        assert_eq!(parse_timeout("0s"), Ok(None));
+        assert!(parse_timeout("soon").is_err());
+        assert!(parse_timeout("").is_err());
+        assert!(parse_timeout("5x").is_err());
+    }
+}

@@ -1,0 +1,241 @@
+//! From the slim wire structs to the model: moves, no copies, and the same readings the file
+//! loader makes (`doctor::source`), so a live object and its `kubectl get -o yaml` dump give
+//! the same diagnosis.
+
+use doctor::model::{
+    ConcurrencyPolicy, Condition, Container, ContainerState, ContainerStatus, CronJob, CronJobSpec,
+    CronJobStatus, Event, FieldManagerEntry, InvolvedObject, Job, JobSpec, JobStatus, JobTemplate,
+    ObjectMeta, ObjectReference, OwnerReference, Pod,
+};
+
+use super::wire::{self, KeyFilter};
+
+fn meta<L: KeyFilter, A: KeyFilter, M: KeyFilter>(m: wire::Meta<L, A, M>) -> ObjectMeta {
+    let suspend_managers = m
+        .managed_fields
+        .entries
+        .into_iter()
+        .filter(|e| {
+            e.fields
+                .as_ref()
+                .and_then(|f| f.spec.as_ref())
+                .is_some_and(|s| s.suspend.is_some())
+        })
+        .map(|e| FieldManagerEntry {
+            manager: e.manager,
+            operation: e.operation,
+            time: e.time,
+        })
+        .collect();
+    ObjectMeta {
+        name: m.name,
+        namespace: m.namespace,
+        uid: m.uid,
+        resource_version: m.resource_version,
+        creation_timestamp: m.creation_timestamp,
+        deletion_timestamp: m.deletion_timestamp,
+        labels: m.labels.map,
+        annotations: m.annotations.map,
+        owner_references: m
+            .owner_references
+            .into_iter()
+            .map(|o| OwnerReference {
+                api_version: o.api_version,
+                kind: o.kind,
+                name: o.name,
+                uid: o.uid,
+                controller: o.controller.unwrap_or(false),
+            })
+            .collect(),
+        suspend_managers,
+    }
+}
+
+fn policy(p: Option<String>) -> ConcurrencyPolicy {
+    match p.as_deref() {
+        None | Some("Allow") => ConcurrencyPolicy::Allow,
+        Some("Forbid") => ConcurrencyPolicy::Forbid,
+        Some("Replace") => ConcurrencyPolicy::Replace,
+        Some(_) => ConcurrencyPolicy::Other(p.unwrap_or_default()),
+    }
+}
+
+fn conditions(cs: Vec<wire::Condition>) -> Vec<Condition> {
+    cs.into_iter()
+        .map(|c| Condition {
+            type_: c.type_,
+            status: c.status,
+            reason: c.reason,
+            message: c.message,
+            last_transition_time: c.last_transition_time,
+        })
+        .collect()
+}
+
+fn job_spec(s: wire::JobSpec) -> (JobSpec, bool) {
+    let has_template = s.template.is_some();
+    let pod = s.template.map(|t| t.spec).unwrap_or_default();
+    let spec = JobSpec {
+        backoff_limit: s.backoff_limit,
+        backoff_limit_per_index: s.backoff_limit_per_index,
+        active_deadline_seconds: s.active_deadline_seconds,
+        ttl_seconds_after_finished: s.ttl_seconds_after_finished,
+        parallelism: s.parallelism,
+        completions: s.completions,
+        suspend: s.suspend,
+        has_pod_failure_policy: s.pod_failure_policy.is_some(),
+        restart_policy: pod.restart_policy,
+        containers: pod
+            .containers
+            .into_iter()
+            .map(|c| Container {
+                name: c.name,
+                image: c.image,
+            })
+            .collect(),
+    };
+    (spec, has_template)
+}
+
+pub fn cron_job(w: wire::CronJob) -> CronJob {
+    let s = w.spec;
+    let jt = s.job_template;
+    // The API server always has a template; `has_pod_template` is false only when the
+    // response really lacks one (an object stored before validation, or a test fixture).
+    let (spec, has_pod_template) = jt.spec.map(job_spec).unwrap_or_default();
+    CronJob {
+        api_version: "batch/v1".into(),
+        meta: meta(w.metadata),
+        spec: CronJobSpec {
+            schedule: s.schedule,
+            time_zone: s.time_zone,
+            starting_deadline_seconds: s.starting_deadline_seconds,
+            concurrency_policy: policy(s.concurrency_policy),
+            suspend: s.suspend.unwrap_or(false),
+            successful_jobs_history_limit: s.successful_jobs_history_limit,
+            failed_jobs_history_limit: s.failed_jobs_history_limit,
+            job_template: JobTemplate {
+                labels: jt.metadata.labels.map,
+                annotations: jt.metadata.annotations.map,
+                spec,
+                has_pod_template,
+            },
+        },
+        status: CronJobStatus {
+            active: w
+                .status
+                .active
+                .into_iter()
+                .map(|a| ObjectReference {
+                    name: a.name,
+                    namespace: a.namespace,
+                    uid: a.uid,
+                })
+                .collect(),
+            last_schedule_time: w.status.last_schedule_time,
+            last_successful_time: w.status.last_successful_time,
+        },
+        origin: None,
+    }
+}
+
+pub fn job(w: wire::Job) -> Job {
+    let st = w.status;
+    Job {
+        meta: meta(w.metadata),
+        spec: JobSpec::default(),
+        status: JobStatus {
+            start_time: st.start_time,
+            completion_time: st.completion_time,
+            active: st.active,
+            succeeded: st.succeeded,
+            failed: st.failed,
+            conditions: conditions(st.conditions),
+        },
+        origin: None,
+    }
+}
+
+fn state(s: wire::StateWire) -> ContainerState {
+    let (name, d) = match (s.waiting, s.running, s.terminated) {
+        (Some(d), _, _) => ("waiting", d),
+        (_, Some(d), _) => ("running", d),
+        (_, _, Some(d)) => ("terminated", d),
+        _ => return ContainerState::default(),
+    };
+    let at = match name {
+        "terminated" => d.finished_at.or(d.started_at),
+        "running" => d.started_at,
+        _ => None,
+    };
+    ContainerState {
+        state: name.into(),
+        reason: d.reason,
+        message: d.message,
+        exit_code: if name == "terminated" {
+            d.exit_code
+        } else {
+            None
+        },
+        at,
+    }
+}
+
+fn statuses(cs: Vec<wire::ContainerStatus>) -> Vec<ContainerStatus> {
+    cs.into_iter()
+        .map(|c| ContainerStatus {
+            name: c.name,
+            image: c.image,
+            ready: c.ready,
+            restart_count: c.restart_count,
+            state: state(c.state),
+            last_state: state(c.last_state),
+        })
+        .collect()
+}
+
+pub fn pod(w: wire::Pod) -> Pod {
+    let st = w.status;
+    Pod {
+        meta: meta(w.metadata),
+        phase: st.phase,
+        reason: st.reason,
+        message: st.message,
+        node_name: w.spec.node_name,
+        start_time: st.start_time,
+        conditions: conditions(st.conditions),
+        init_container_statuses: statuses(st.init_container_statuses),
+        container_statuses: statuses(st.container_statuses),
+    }
+}
+
+/// A core/v1 Event, read like the file loader reads one (`count` 1 when absent; the series
+/// and `eventTime` fill in for the deprecated timestamps newer clients leave empty).
+pub fn event(w: wire::Event) -> Event {
+    let series_count = w.series.as_ref().and_then(|s| s.count);
+    let series_last = w.series.as_ref().and_then(|s| s.last_observed_time);
+    Event {
+        meta: meta(w.metadata),
+        involved_object: InvolvedObject {
+            kind: w.involved_object.kind,
+            name: w.involved_object.name,
+            namespace: w.involved_object.namespace,
+            uid: w.involved_object.uid,
+        },
+        type_: w.type_,
+        reason: w.reason,
+        message: w.message,
+        count: w.count.or(series_count).unwrap_or(1),
+        first_timestamp: w.first_timestamp.or(w.event_time),
+        last_timestamp: w.last_timestamp.or(series_last).or(w.event_time),
+        source: if w.source.component.is_empty() {
+            w.reporting_component
+        } else {
+            w.source.component
+        },
+    }
+}
+
+#[cfg(test)]
+#[path = "convert_tests.rs"]
+mod tests;

@@ -1,0 +1,165 @@
+//! Reading string maps and managed fields selectively while parsing: the keys a kind does not
+//! need are skipped by the parser and never allocated. Annotations in particular can hold
+//! kubectl's copy of the whole applied manifest, several kilobytes per object.
+
+use std::collections::BTreeMap;
+
+use jiff::Timestamp;
+use serde::Deserialize;
+use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
+
+/// `metadata.managedFields[]`: only whether it sets `f:spec.f:suspend` (who suspended it).
+#[derive(Deserialize)]
+pub struct ManagedField {
+    #[serde(default)]
+    pub manager: String,
+    #[serde(default)]
+    pub operation: String,
+    pub time: Option<Timestamp>,
+    #[serde(rename = "fieldsV1", default)]
+    pub fields: Option<FieldsV1>,
+}
+
+#[derive(Deserialize)]
+pub struct FieldsV1 {
+    #[serde(rename = "f:spec", default)]
+    pub spec: Option<FieldsSpec>,
+}
+
+#[derive(Deserialize)]
+pub struct FieldsSpec {
+    #[serde(rename = "f:suspend", default)]
+    pub suspend: Option<IgnoredAny>,
+}
+
+/// `managedFields`, parsed only for `Managed<All>`; skipped without allocating otherwise.
+pub struct Managed<F> {
+    pub entries: Vec<ManagedField>,
+    _f: std::marker::PhantomData<F>,
+}
+
+impl<F> Default for Managed<F> {
+    fn default() -> Self {
+        Managed {
+            entries: Vec::new(),
+            _f: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<'de, F: KeyFilter> Deserialize<'de> for Managed<F> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut out = Managed::default();
+        if F::keep("managedFields") {
+            out.entries = Option::<Vec<ManagedField>>::deserialize(d)?.unwrap_or_default();
+        } else {
+            IgnoredAny::deserialize(d)?;
+        }
+        Ok(out)
+    }
+}
+
+/// Which keys of a string map to keep.
+pub trait KeyFilter {
+    fn keep(key: &str) -> bool;
+}
+
+/// Every key.
+#[derive(Default)]
+pub struct All;
+impl KeyFilter for All {
+    fn keep(_: &str) -> bool {
+        true
+    }
+}
+
+/// Nothing (Events: their labels and annotations are never read).
+#[derive(Default)]
+pub struct NoKeys;
+impl KeyFilter for NoKeys {
+    fn keep(_: &str) -> bool {
+        false
+    }
+}
+
+/// CronJob annotations: all but kubectl's copy of the whole applied manifest, which can be
+/// several kilobytes per object and is never read.
+#[derive(Default)]
+pub struct CronJobAnnotations;
+impl KeyFilter for CronJobAnnotations {
+    fn keep(key: &str) -> bool {
+        key != "kubectl.kubernetes.io/last-applied-configuration"
+    }
+}
+
+/// The two Job annotations the replay and the rules read.
+#[derive(Default)]
+pub struct JobAnnotations;
+impl KeyFilter for JobAnnotations {
+    fn keep(key: &str) -> bool {
+        matches!(
+            key,
+            "batch.kubernetes.io/cronjob-scheduled-timestamp" | "cronjob.kubernetes.io/instantiate"
+        )
+    }
+}
+
+/// The labels that tie a Pod to its Job.
+#[derive(Default)]
+pub struct PodLabels;
+impl KeyFilter for PodLabels {
+    fn keep(key: &str) -> bool {
+        matches!(key, "batch.kubernetes.io/job-name" | "job-name")
+    }
+}
+
+/// A string map whose unwanted keys were skipped while parsing (never allocated).
+pub struct Filtered<F> {
+    pub map: BTreeMap<String, String>,
+    _f: std::marker::PhantomData<F>,
+}
+
+impl<F> Default for Filtered<F> {
+    fn default() -> Self {
+        Filtered {
+            map: BTreeMap::new(),
+            _f: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<'de, F: KeyFilter> Deserialize<'de> for Filtered<F> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_option(FilteredVisitor::<F>(std::marker::PhantomData))
+    }
+}
+
+struct FilteredVisitor<F>(std::marker::PhantomData<F>);
+
+impl<'de, F: KeyFilter> Visitor<'de> for FilteredVisitor<F> {
+    type Value = Filtered<F>;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a map of strings")
+    }
+    fn visit_none<E>(self) -> Result<Self::Value, E> {
+        Ok(Filtered::default())
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(Filtered::default())
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+    fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<Self::Value, M::Error> {
+        let mut out = Filtered::<F>::default();
+        while let Some(k) = m.next_key::<std::borrow::Cow<'de, str>>()? {
+            if F::keep(&k) {
+                let v: Option<String> = m.next_value()?;
+                out.map.insert(k.into_owned(), v.unwrap_or_default());
+            } else {
+                m.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(out)
+    }
+}

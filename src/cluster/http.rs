@@ -1,0 +1,337 @@
+//! GET requests with the retry policy a CLI needs: at most [`MAX_ATTEMPTS`] tries on 429, 5xx
+//! and dropped connections, honouring `Retry-After`, all within `--request-timeout`, each retry
+//! announced on stderr (text output) so nobody stares at a silent terminal. Every response's
+//! `Date` header is kept: the server's clock is the diagnosis' "now".
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http::{Request, StatusCode};
+use jiff::Timestamp;
+use kube::client::Body;
+
+use super::config::Target;
+use super::wire;
+
+pub const MAX_ATTEMPTS: u32 = 3;
+/// Longest wait between attempts when the server gives no `Retry-After`.
+const BACKOFF_CAP: Duration = Duration::from_secs(4);
+
+/// A failed request, classified the way the commands react to it.
+#[derive(Debug, Clone)]
+pub enum ApiError {
+    /// The server answered with an error status (`metav1.Status` message when it sent one).
+    Status { code: u16, message: String },
+    /// No usable answer: connection refused, TLS, DNS, credentials plugin, timeout.
+    Transport(String),
+}
+
+impl ApiError {
+    pub fn code(&self) -> Option<u16> {
+        match self {
+            ApiError::Status { code, .. } => Some(*code),
+            ApiError::Transport(_) => None,
+        }
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ApiError::Status { code, message } => {
+                let reason = StatusCode::from_u16(*code)
+                    .ok()
+                    .and_then(|s| s.canonical_reason())
+                    .unwrap_or("");
+                write!(f, "{code} {reason}")?;
+                if !message.is_empty() {
+                    write!(f, ": {message}")?;
+                }
+                Ok(())
+            }
+            ApiError::Transport(m) => f.write_str(m),
+        }
+    }
+}
+
+/// The server's clock as last seen: its `Date` header and our clock when it arrived.
+#[derive(Clone, Copy, Debug)]
+pub struct ClockSample {
+    pub server: Timestamp,
+    pub local: Timestamp,
+}
+
+/// A cheap-to-clone handle: the kube client plus what messages and retries need.
+#[derive(Clone)]
+pub struct Api {
+    client: kube::Client,
+    pub target: Arc<Target>,
+    timeout: Option<Duration>,
+    /// Print a line on stderr for every retry.
+    pub notices: bool,
+    clock: Arc<Mutex<Option<ClockSample>>>,
+}
+
+impl Api {
+    pub fn new(
+        client: kube::Client,
+        target: Target,
+        timeout: Option<Duration>,
+        notices: bool,
+    ) -> Self {
+        Api {
+            client,
+            target: Arc::new(target),
+            timeout,
+            notices,
+            clock: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    /// The latest `Date` header seen, if any.
+    pub fn clock(&self) -> Option<ClockSample> {
+        *self.clock.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn observe_date(&self, headers: &http::HeaderMap) {
+        let Some(server) = headers
+            .get(http::header::DATE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| jiff::fmt::rfc2822::parse(v).ok())
+            .map(|z| z.timestamp())
+        else {
+            return;
+        };
+        let sample = ClockSample {
+            server,
+            local: Timestamp::now(),
+        };
+        let mut c = self.clock.lock().unwrap_or_else(|e| e.into_inner());
+        if c.is_none_or(|old| old.server <= server) {
+            *c = Some(sample);
+        }
+    }
+
+    /// GET `path_and_query` and return the body of a 2xx answer.
+    pub async fn get(&self, path_and_query: &str) -> Result<Bytes, ApiError> {
+        let started = Instant::now();
+        let deadline = self.timeout.map(|t| started + t);
+        let mut attempt = 1;
+        loop {
+            let once = self.attempt(path_and_query);
+            let result = match deadline {
+                Some(d) => match tokio::time::timeout_at(d.into(), once).await {
+                    Ok(r) => r,
+                    Err(_) => {
+                        return Err(ApiError::Transport(format!(
+                            "no answer within --request-timeout {}",
+                            humantime(self.timeout.unwrap_or_default())
+                        )));
+                    }
+                },
+                None => once.await,
+            };
+            let (err, retry_after) = match result {
+                Ok(b) => return Ok(b),
+                Err(Failure {
+                    error,
+                    retryable: false,
+                    ..
+                }) => return Err(error),
+                Err(Failure {
+                    error, retry_after, ..
+                }) => (error, retry_after),
+            };
+            if attempt >= MAX_ATTEMPTS {
+                return Err(retry_exhausted(err, attempt));
+            }
+            let backoff = Duration::from_millis(250 << (attempt - 1)).min(BACKOFF_CAP);
+            let wait = retry_after.unwrap_or(backoff);
+            if let Some(d) = deadline
+                && Instant::now() + wait >= d
+            {
+                return Err(ApiError::Transport(format!(
+                    "{err}; gave up after {attempt} attempt(s): the next retry (in {}) would pass --request-timeout {}",
+                    humantime(wait),
+                    humantime(self.timeout.unwrap_or_default())
+                )));
+            }
+            if self.notices {
+                eprintln!(
+                    "retrying GET {} in {} (attempt {} of {MAX_ATTEMPTS}): {err}",
+                    path_only(path_and_query),
+                    humantime(wait),
+                    attempt + 1
+                );
+            }
+            tokio::time::sleep(wait).await;
+            attempt += 1;
+        }
+    }
+
+    async fn attempt(&self, path_and_query: &str) -> Result<Bytes, Failure> {
+        let req = Request::get(path_and_query)
+            .header(http::header::ACCEPT, "application/json")
+            .body(Body::empty())
+            .map_err(|e| {
+                Failure::fatal(ApiError::Transport(format!(
+                    "invalid request {path_and_query}: {e}"
+                )))
+            })?;
+        let res = self.client.send(req).await.map_err(transport)?;
+        self.observe_date(res.headers());
+        let status = res.status();
+        let retry_after = res
+            .headers()
+            .get(http::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map(Duration::from_secs);
+        let body = res.into_body().collect_bytes().await.map_err(transport)?;
+        if status.is_success() {
+            return Ok(body);
+        }
+        let st: wire::Status = serde_json::from_slice(&body).unwrap_or_default();
+        let message = if st.message.is_empty() {
+            String::from_utf8_lossy(&body[..body.len().min(300)])
+                .trim()
+                .to_string()
+        } else {
+            st.message
+        };
+        let error = ApiError::Status {
+            code: status.as_u16(),
+            message,
+        };
+        let retryable = status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error();
+        Err(Failure {
+            error,
+            retryable,
+            retry_after,
+        })
+    }
+}
+
+struct Failure {
+    error: ApiError,
+    retryable: bool,
+    retry_after: Option<Duration>,
+}
+
+impl Failure {
+    fn fatal(error: ApiError) -> Self {
+        Failure {
+            error,
+            retryable: false,
+            retry_after: None,
+        }
+    }
+}
+
+fn retry_exhausted(err: ApiError, attempts: u32) -> ApiError {
+    match err {
+        ApiError::Status { code, message } => ApiError::Status {
+            code,
+            message: format!("{message} (gave up after {attempts} attempts)")
+                .trim_start()
+                .to_string(),
+        },
+        ApiError::Transport(m) => {
+            ApiError::Transport(format!("{m} (gave up after {attempts} attempts)"))
+        }
+    }
+}
+
+/// Connection-level failure. A connection dropped mid-answer is worth another try; a refused
+/// connection, a TLS or a credentials failure is not: it fails the same way again.
+fn transport(e: kube::Error) -> Failure {
+    let chain = error_chain(&e);
+    let retryable = !matches!(e, kube::Error::Auth(_)) && {
+        let mut src: Option<&(dyn std::error::Error + 'static)> = Some(&e);
+        let mut dropped = false;
+        let mut connect = false;
+        while let Some(s) = src {
+            if let Some(h) = s.downcast_ref::<hyper::Error>() {
+                dropped |= h.is_incomplete_message() || h.is_canceled() || h.is_closed();
+            }
+            if let Some(h) = s.downcast_ref::<hyper_util::client::legacy::Error>() {
+                connect |= h.is_connect();
+            }
+            if let Some(io) = s.downcast_ref::<std::io::Error>() {
+                use std::io::ErrorKind::*;
+                dropped |= matches!(
+                    io.kind(),
+                    ConnectionReset | ConnectionAborted | BrokenPipe | UnexpectedEof
+                );
+            }
+            src = s.source();
+        }
+        dropped && !connect
+    };
+    Failure {
+        error: ApiError::Transport(chain),
+        retryable,
+        retry_after: None,
+    }
+}
+
+/// `a: b: c` from an error and its sources, without repeating a message a wrapper already
+/// includes (kube's errors print their source inline).
+pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = e.to_string();
+    let mut src = e.source();
+    while let Some(s) = src {
+        let m = s.to_string();
+        if !out.contains(&m) {
+            out.push_str(": ");
+            out.push_str(&m);
+        }
+        src = s.source();
+    }
+    out
+}
+
+fn path_only(p: &str) -> &str {
+    p.split('?').next().unwrap_or(p)
+}
+
+/// `1s`, `250ms`, `1m30s`.
+pub fn humantime(d: Duration) -> String {
+    if d.as_secs() == 0 {
+        return format!("{}ms", d.as_millis());
+    }
+    let s = d.as_secs();
+    let frac = d.subsec_millis();
+    if s >= 60 {
+        return doctor::text::human_duration(s as i64);
+    }
+    if frac == 0 {
+        format!("{s}s")
+    } else {
+        format!("{s}.{:01}s", frac / 100)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_well() {
+        assert_eq!(humantime(Duration::from_millis(250)), "250ms");
+        assert_eq!(humantime(Duration::from_secs(2)), "2s");
+        assert_eq!(humantime(Duration::from_millis(1500)), "1.5s");
+        assert_eq!(humantime(Duration::from_secs(90)), "1m30s");
+    }
+
+    #[test]
+    fn status_errors_print_code_reason_and_message() {
+        let e = ApiError::Status {
+            code: 403,
+            message: "events is forbidden".into(),
+        };
+        assert_eq!(e.to_string(), "403 Forbidden: events is forbidden");
+        assert_eq!(e.code(), Some(403));
+    }
+}

@@ -1,0 +1,185 @@
+//! The live cluster as a source of snapshots: connect like kubectl, read lean, and turn what
+//! went wrong into messages that say what was tried. Everything here is IO plumbing; what the
+//! snapshot means is decided by `doctor`, exactly as for files.
+
+pub mod config;
+mod convert;
+pub mod diagnose;
+pub mod fetch;
+mod filter;
+pub mod http;
+pub mod list;
+pub mod progress;
+pub mod scan;
+pub mod scan_table;
+mod wire;
+
+use std::time::Duration;
+
+use doctor::replay::KubeVersion;
+use jiff::Timestamp;
+
+use crate::cli::KubeArgs;
+use http::{Api, ApiError};
+
+/// Clock differences below this are Date-header rounding and request latency, not skew.
+const SKEW_TOLERANCE_SECS: i64 = 5;
+
+/// A runtime for one command: two workers are enough to overlap four LISTs with the parsing of
+/// their pages.
+pub fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))
+}
+
+/// Resolve the kubeconfig (or in-cluster) settings and build a client. No request is made.
+pub async fn connect(args: &KubeArgs, notices: bool) -> Result<Api, String> {
+    let timeout = config::parse_timeout(&args.request_timeout)?;
+    let (cfg, target) = config::load(args).await?;
+    let client = kube::Client::try_from(cfg).map_err(|e| {
+        format!(
+            "cannot set up a client for {}: {}",
+            target.describe(),
+            http::error_chain(&e)
+        )
+    })?;
+    Ok(Api::new(client, target, timeout, notices))
+}
+
+/// The one-paragraph error for a request that failed outright, naming the context, the
+/// server and the request, with the likeliest next step.
+pub fn failure(api: &Api, what: &str, e: &ApiError) -> String {
+    let t = &api.target;
+    let hint = match e.code() {
+        Some(401) => "the server rejected the credentials: log in again or refresh the token (exec plugins: run the plugin by hand to see its error)".to_string(),
+        Some(403) => "the user lacks permission for this request (see deploy/rbac/ for the read-only role this tool needs)".to_string(),
+        Some(_) => "the API server answered with an error".to_string(),
+        None if looks_like_tls(&e.to_string()) => format!(
+            "the TLS handshake failed: check the server URL (https:// or http://) and the kubeconfig's certificate-authority for context {}",
+            t.context
+        ),
+        None => format!(
+            "the API server could not be reached; check that the cluster is up and that `kubectl --context {} get --raw /version` works",
+            t.context
+        ),
+    };
+    // kube prefixes transport errors with its own variant names; they mean nothing to users.
+    let detail = e.to_string();
+    let detail = detail
+        .strip_prefix("ServiceError: ")
+        .or_else(|| detail.strip_prefix("HyperError: "))
+        .unwrap_or(&detail);
+    format!(
+        "{what} failed for {}: {detail}. {}.",
+        t.describe(),
+        capitalize(&hint)
+    )
+}
+
+fn looks_like_tls(msg: &str) -> bool {
+    let m = msg.to_lowercase();
+    [
+        "certificate",
+        "tls",
+        "handshake",
+        "corrupt message",
+        "invalidcontenttype",
+    ]
+    .iter()
+    .any(|w| m.contains(w))
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// The reduced-evidence note for a 403 on `what` (`jobs`, `pods`, `events`).
+pub fn evidence_note(what: &str, message: &str) -> String {
+    let (title, consequence, resource) = match what {
+        "jobs" => (
+            "Jobs",
+            "diagnosis from the CronJob's status only",
+            "jobs.batch",
+        ),
+        "pods" => (
+            "Pods",
+            "no Pod evidence (image pulls, OOM kills, scheduling)",
+            "pods",
+        ),
+        _ => ("Events", "diagnosis from status and Jobs only", "events"),
+    };
+    let msg = if message.is_empty() {
+        String::new()
+    } else {
+        format!(" ({message})")
+    };
+    format!(
+        "{title}: forbidden{msg}; {consequence} — grant get/list on {resource}, see deploy/rbac/"
+    )
+}
+
+/// `/version` → the controller release to replay. Ok(None) when the server will not say (a
+/// 403/404 from a locked-down or unusual server); transport failures are errors, since every
+/// later request would fail the same way.
+pub async fn server_version(api: &Api) -> Result<(Option<KubeVersion>, Option<String>), ApiError> {
+    match api.get("/version").await {
+        Ok(body) => {
+            let v: wire::VersionInfo = serde_json::from_slice(&body).unwrap_or_default();
+            let minor = v.minor.trim_end_matches(|c: char| !c.is_ascii_digit());
+            let parsed = v
+                .git_version
+                .parse::<KubeVersion>()
+                .ok()
+                .or_else(|| format!("{}.{minor}", v.major).parse().ok());
+            let note = parsed.is_none().then(|| {
+                format!(
+                    "the server's version ({:?}) is not one we can read; replaying the newest controller (v{}) — pass --kube-version",
+                    v.git_version,
+                    KubeVersion::NEWEST
+                )
+            });
+            Ok((parsed, note))
+        }
+        Err(ApiError::Status { code, message }) if code != 401 && code < 500 => Ok((
+            None,
+            Some(format!(
+                "could not read the server version ({code}: {message}); replaying the newest controller (v{}) — pass --kube-version",
+                KubeVersion::NEWEST
+            )),
+        )),
+        Err(e) => Err(e),
+    }
+}
+
+/// "Now" for the diagnosis: the API server's clock, from the `Date` header of the latest
+/// response (whole seconds; the lists were read within that second or just before, which is
+/// what "now" must describe). A note when our clock disagrees by more than a few seconds: the
+/// controller runs on the server's time, so that is the one that matters.
+pub fn server_now(api: &Api) -> (Timestamp, Option<String>) {
+    let Some(s) = api.clock() else {
+        return (
+            Timestamp::now(),
+            Some("the API server sent no Date header; using the local clock as now".into()),
+        );
+    };
+    let skew = s.local.as_second() - s.server.as_second();
+    let now = s.server;
+    let note = (skew.abs() > SKEW_TOLERANCE_SECS).then(|| {
+        format!(
+            "the local clock is {} {} the API server's; times are judged by the server's clock ({})",
+            doctor::text::human_duration(skew.abs()),
+            if skew > 0 { "ahead of" } else { "behind" },
+            doctor::text::rfc3339(s.server)
+        )
+    });
+    (now, note)
+}
+
+/// How long to wait before showing a progress display: quick scans never flash one.
+pub const PROGRESS_DELAY: Duration = Duration::from_millis(400);

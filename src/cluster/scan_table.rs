@@ -1,0 +1,208 @@
+//! The `scan` table: one row per CronJob with kubectl-style relative times, the headline as
+//! STATUS and the findings that need attention; `-o wide` adds the concurrency policy, every
+//! finding slug and the top finding's message.
+
+use comfy_table::{Cell, Color, ContentArrangement, Table, presets};
+use doctor::model::{ConcurrencyPolicy, CronJob};
+use doctor::report::{CronJobReport, Health};
+use doctor::rules::Severity;
+use jiff::Timestamp;
+
+/// A table row, computed on the worker that diagnosed the CronJob (the report itself is not
+/// kept: at cluster scale the rows are what fits in memory).
+pub struct Row {
+    pub namespace: String,
+    pub name: String,
+    schedule: Option<String>,
+    time_zone: Option<String>,
+    suspended: bool,
+    active: usize,
+    last_schedule: Option<Timestamp>,
+    last_success: Option<Timestamp>,
+    next: Option<Timestamp>,
+    concurrency: String,
+    pub health: Health,
+    status: String,
+    slugs: Vec<&'static str>,
+    top: Option<String>,
+}
+
+impl Row {
+    pub fn new(cj: &CronJob, r: &CronJobReport, wide: bool) -> Row {
+        let problems = r
+            .findings
+            .iter()
+            .filter(|f| f.severity >= Severity::Warning);
+        Row {
+            namespace: r.namespace.clone(),
+            name: r.name.clone(),
+            schedule: r.schedule.clone(),
+            time_zone: r.time_zone.clone(),
+            suspended: r.suspended,
+            active: r.active_jobs.len(),
+            last_schedule: r.last_schedule_time,
+            last_success: r.last_successful_time,
+            next: r.next_schedule_times.first().copied(),
+            concurrency: match &cj.spec.concurrency_policy {
+                ConcurrencyPolicy::Allow => "Allow".into(),
+                ConcurrencyPolicy::Forbid => "Forbid".into(),
+                ConcurrencyPolicy::Replace => "Replace".into(),
+                ConcurrencyPolicy::Other(o) => o.clone(),
+            },
+            health: r.health,
+            // The headline without the name in front (the NAME column has it).
+            status: r
+                .headline
+                .strip_prefix(r.name.as_str())
+                .map_or(r.headline.as_str(), str::trim_start)
+                .to_string(),
+            slugs: problems.clone().map(|f| f.slug).collect(),
+            top: if wide {
+                problems.clone().next().map(|f| f.message.clone())
+            } else {
+                None
+            },
+        }
+    }
+}
+
+/// `3d ago`, `in 15h`, `42s ago`: the largest unit, as in kubectl's AGE column.
+pub fn relative(t: Timestamp, now: Timestamp) -> String {
+    let d = t.as_second() - now.as_second();
+    let a = d.unsigned_abs();
+    let v = match a {
+        0..60 => format!("{a}s"),
+        60..3600 => format!("{}m", a / 60),
+        3600..86_400 => format!("{}h", a / 3600),
+        _ => format!("{}d", a / 86_400),
+    };
+    if d <= 0 {
+        format!("{v} ago")
+    } else {
+        format!("in {v}")
+    }
+}
+
+/// At most `n` characters, with `…` when cut.
+fn shorten(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(n.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+pub fn table(rows: &[Row], now: Timestamp, all_ns: bool, wide: bool, color: bool) -> String {
+    let mut t = Table::new();
+    t.load_style(presets::NOTHING)
+        .set_content_arrangement(ContentArrangement::Disabled);
+    if color {
+        t.enforce_styling();
+    } else {
+        t.force_no_tty();
+    }
+    let mut header = vec![];
+    if all_ns {
+        header.push("NAMESPACE");
+    }
+    header.extend([
+        "NAME",
+        "SCHEDULE",
+        "TIMEZONE",
+        "SUSPEND",
+        "ACTIVE",
+        "LAST SCHEDULE",
+        "LAST SUCCESS",
+        "NEXT",
+    ]);
+    if wide {
+        header.push("CONCURRENCY");
+    }
+    header.extend(["STATUS", "FINDINGS"]);
+    if wide {
+        header.push("TOP FINDING");
+    }
+    t.set_header(header);
+    let (sched_w, tz_w, status_w) = if wide { (60, 40, 120) } else { (24, 16, 60) };
+    for r in rows {
+        let mut row: Vec<Cell> = Vec::new();
+        if all_ns {
+            row.push(Cell::new(&r.namespace));
+        }
+        row.push(Cell::new(&r.name));
+        row.push(Cell::new(
+            r.schedule
+                .as_deref()
+                .map_or("-".into(), |s| shorten(s, sched_w)),
+        ));
+        row.push(Cell::new(
+            r.time_zone
+                .as_deref()
+                .map_or("-".into(), |z| shorten(z, tz_w)),
+        ));
+        row.push(Cell::new(if r.suspended { "True" } else { "False" }));
+        row.push(Cell::new(r.active));
+        row.push(Cell::new(
+            r.last_schedule.map_or("never".into(), |t| relative(t, now)),
+        ));
+        row.push(Cell::new(
+            r.last_success.map_or("-".into(), |t| relative(t, now)),
+        ));
+        let next = match (r.suspended, r.next) {
+            (true, _) => "suspended".to_string(),
+            (false, Some(t)) => relative(t, now),
+            (false, None) => "never".to_string(),
+        };
+        row.push(Cell::new(next));
+        if wide {
+            row.push(Cell::new(&r.concurrency));
+        }
+        let (mark, fg) = match r.health {
+            Health::Error => ("✗", Color::Red),
+            Health::Warning => ("!", Color::Yellow),
+            Health::Ok => ("✓", Color::Green),
+        };
+        let status = Cell::new(format!("{mark} {}", shorten(&r.status, status_w)));
+        row.push(if r.health == Health::Ok {
+            status
+        } else {
+            status.fg(fg)
+        });
+        let findings = match (wide, r.slugs.as_slice()) {
+            (_, []) => "-".to_string(),
+            (true, s) => s.join(","),
+            (false, [one]) => one.to_string(),
+            (false, [first, rest @ ..]) => format!("{first} +{}", rest.len()),
+        };
+        row.push(Cell::new(findings));
+        if wide {
+            row.push(Cell::new(
+                r.top.as_deref().map_or("-".into(), |m| shorten(m, 160)),
+            ));
+        }
+        t.add_row(row);
+    }
+    for col in t.column_iter_mut() {
+        col.set_padding((0, 2));
+    }
+    t.trim_fmt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_times_use_the_largest_unit() {
+        let now: Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
+        let at = |s: &str| s.parse::<Timestamp>().unwrap();
+        assert_eq!(relative(at("2026-11-17T03:00:00Z"), now), "3d ago");
+        assert_eq!(relative(at("2026-11-21T03:00:00Z"), now), "in 15h");
+        assert_eq!(relative(at("2026-11-20T12:00:42Z"), now), "in 42s");
+        assert_eq!(relative(at("2026-11-20T11:55:00Z"), now), "5m ago");
+        assert_eq!(relative(now, now), "0s ago");
+        assert_eq!(relative(now, now), "0s ago");
+        assert_eq!(shorten("Mars/Olympus_Mons", 5), "Mars…");
+    }
+}

@@ -1,0 +1,211 @@
+//! `suspend NAME` and `unsuspend NAME`: set `spec.suspend`, after showing what it means. The
+//! trap on resume is that the controller does not "catch up" the missed runs: it starts ONE,
+//! the latest missed slot, immediately (if startingDeadlineSeconds allows; sometimes the
+//! window estimate skips it). `unsuspend` replays that sync first and says which slot, and
+//! `--skip-missed` resumes without it.
+
+use clap::Args;
+use doctor::actions::plan::{Skip, display_zone, plan_suspend, plan_unsuspend};
+use doctor::actions::preview::describe;
+use doctor::actions::suspend::SuspendNote;
+use doctor::actions::suspension::suspension;
+use doctor::model::CronJob;
+use doctor::replay::KubeVersion;
+use doctor::text::human_duration;
+use jiff::tz::TimeZone;
+
+use super::{UsageError, controller_zone};
+use crate::actions::args::ActionArgs;
+use crate::actions::output::bullets;
+use crate::actions::patch::{self, Evaluation, State};
+use crate::actions::session::Session;
+use crate::actions::who;
+use crate::cluster;
+
+#[derive(Debug, Args)]
+pub struct SuspendArgs {
+    /// The CronJob to suspend.
+    pub name: String,
+    /// Why: recorded in the annotation cronjob-doctor.io/suspend-reason, which `explain` and
+    /// `scan` show ("suspended 3d ago by alice, reason: …").
+    #[arg(long, value_name = "TEXT")]
+    pub reason: Option<String>,
+    /// Who suspends it, recorded in cronjob-doctor.io/suspended-by (default: $USER, else the
+    /// kubeconfig context's name).
+    #[arg(long, value_name = "NAME")]
+    pub by: Option<String>,
+    #[command(flatten)]
+    pub action: ActionArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct UnsuspendArgs {
+    /// The CronJob to resume.
+    pub name: String,
+    /// Resume without the immediate catch-up run for a slot missed while suspended. First
+    /// moves status.lastScheduleTime to that slot (a merge patch on the status subresource,
+    /// while the CronJob is still suspended: needs `patch` on `cronjobs/status`), so the
+    /// controller counts it as done; then sets spec.suspend to false. The next regular slot
+    /// runs as usual. Sent only when a catch-up run would otherwise start.
+    #[arg(long)]
+    pub skip_missed: bool,
+    /// The controller's local time zone, for schedules without spec.timeZone
+    /// (kube-controller-manager's TZ; containerised control planes use UTC).
+    #[arg(long, value_name = "TZ", default_value = "UTC")]
+    pub controller_time_zone: String,
+    #[command(flatten)]
+    pub action: ActionArgs,
+}
+
+pub fn run_suspend(a: &SuspendArgs) -> Result<i32, UsageError> {
+    let rt = cluster::runtime().map_err(UsageError)?;
+    rt.block_on(async {
+        let s = Session::connect(&a.action.kube, a.action.namespace.as_deref()).await?;
+        let by = who(a.by.as_deref(), s.context());
+        let ns = s.ns.clone();
+        patch::run(&s, &a.name, &a.action, false, |st| {
+            evaluate_suspend(st, &ns, &by, a.reason.as_deref())
+        })
+        .await
+    })
+    .map_err(UsageError)
+}
+
+pub fn run_unsuspend(a: &UnsuspendArgs) -> Result<i32, UsageError> {
+    // Flags are checked before any request, so a typo never waits on the network.
+    let zone = controller_zone(&a.controller_time_zone)?;
+    let rt = cluster::runtime().map_err(UsageError)?;
+    rt.block_on(async {
+        let s = Session::connect(&a.action.kube, a.action.namespace.as_deref()).await?;
+        let (version, note) = cluster::server_version(&s.api)
+            .await
+            .map_err(|e| s.failure("GET /version", &e))?;
+        if let Some(n) = note {
+            crate::actions::output::Out::STDOUT.line(format!("note: {n}"));
+        }
+        let version = version.unwrap_or(KubeVersion::NEWEST);
+        let ns = s.ns.clone();
+        patch::run(&s, &a.name, &a.action, true, |st| {
+            evaluate_unsuspend(st, &ns, &zone, version, a.skip_missed)
+        })
+        .await
+    })
+    .map_err(UsageError)
+}
+
+fn schedule(cj: &CronJob) -> String {
+    let s = cj.spec.schedule.as_deref().unwrap_or("(none)");
+    match &cj.spec.time_zone {
+        Some(tz) => format!("\"{s}\" in {tz}"),
+        None => format!("\"{s}\""),
+    }
+}
+
+/// The preview and patch of `suspend` for one reading.
+pub fn evaluate_suspend(st: &State, ns: &str, by: &str, reason: Option<&str>) -> Evaluation {
+    let cj = &st.cj;
+    let name = &cj.meta.name;
+    let note = SuspendNote {
+        by,
+        at: st.now,
+        reason,
+    };
+    let mut preview = Vec::new();
+    let patches: Vec<_> = plan_suspend(cj, &note).into_iter().collect();
+    if !patches.is_empty() {
+        preview.push(format!(
+            "Suspend cronjob {ns}/{name} (schedule {}), as {by}{}:",
+            schedule(cj),
+            reason.map(|r| format!(", reason: {r}")).unwrap_or_default()
+        ));
+        let mut lines = vec![
+            "no Job starts while it is suspended; Jobs already running are not stopped".to_string(),
+        ];
+        if !cj.status.active.is_empty() {
+            let names: Vec<&str> = cj.status.active.iter().map(|a| a.name.as_str()).collect();
+            lines.push(format!("({} keep running)", names.join(", ")));
+        }
+        lines.push(format!(
+            "on resume the controller starts at most ONE missed slot, the latest: preview it with `kubectl cronjob-doctor unsuspend {name} -n {ns}`"
+        ));
+        preview.extend(bullets(&lines));
+    }
+    let already = suspension(cj)
+        .map(|s| format!(" ({})", s.describe(st.now)))
+        .unwrap_or_default();
+    Evaluation {
+        preview,
+        patches,
+        nothing_to_do: format!(
+            "cronjob {ns}/{name} is already suspended{already}: nothing to do, nothing was changed."
+        ),
+        question: format!("Suspend {name} in {ns} now?"),
+        done: "suspended",
+    }
+}
+
+/// The preview and patches of `unsuspend` for one reading.
+pub fn evaluate_unsuspend(
+    st: &State,
+    ns: &str,
+    zone: &TimeZone,
+    version: KubeVersion,
+    skip_missed: bool,
+) -> Evaluation {
+    let cj = &st.cj;
+    let name = &cj.meta.name;
+    let mut preview = Vec::new();
+    let plan = plan_unsuspend(cj, st.jobs.as_deref(), st.now, zone, version, skip_missed);
+    let mut nothing =
+        format!("cronjob {ns}/{name} is not suspended: nothing to do, nothing was changed.");
+    if skip_missed {
+        nothing.push_str(" (--skip-missed applies only when resuming.)");
+    }
+    let Some(plan) = plan else {
+        return Evaluation {
+            preview,
+            patches: Vec::new(),
+            nothing_to_do: nothing,
+            question: String::new(),
+            done: "resumed",
+        };
+    };
+    let since = match suspension(cj) {
+        Some(s) => format!("{name} was {}", s.describe(st.now)),
+        None => format!("{name} is suspended"),
+    };
+    preview.push(format!("{since}. If you resume it now:"));
+    let tz = display_zone(&plan.preview.replay, zone);
+    preview.extend(bullets(&describe(&plan.preview, cj, st.now, &tz)));
+    if st.jobs.is_none() {
+        preview.push(
+            "  (Jobs could not be listed (forbidden): the preview assumes none of its Jobs is running)"
+                .into(),
+        );
+    }
+    if plan.suggest_skip {
+        preview.push(
+            "Resume without the catch-up run: add --skip-missed (advances status.lastScheduleTime; needs patch on cronjobs/status)."
+                .into(),
+        );
+    }
+    match plan.skip {
+        Skip::NotNeeded => preview.push(
+            "--skip-missed: no catch-up run would start, so status.lastScheduleTime is left alone."
+                .into(),
+        ),
+        Skip::Applied(slot) => preview.push(format!(
+            "--skip-missed: the {} slot ({} ago) will never run.",
+            doctor::text::show_time(slot, &tz),
+            human_duration(st.now.as_second() - slot.as_second())
+        )),
+        Skip::NotAsked => {}
+    }
+    Evaluation {
+        preview,
+        patches: plan.patches,
+        nothing_to_do: nothing,
+        question: format!("Resume {name} now?"),
+        done: "resumed",
+    }
+}

@@ -1,0 +1,350 @@
+//! `trigger NAME`: run a CronJob now, the way `kubectl create job --from=cronjob/NAME` does,
+//! but saying first what that Job is to the controller: invisible (no `controller: true`
+//! ownerReference), so concurrencyPolicy does not apply to it, the history limits never
+//! prune it, and its success does not move `status.lastSuccessfulTime`
+//! (kubernetes/kubernetes#126384, #110430, #115335). Then: permission check, server-side dry
+//! run, confirmation, create, and optionally follow it to the end.
+
+use clap::Args;
+use doctor::actions::FIELD_MANAGER;
+use doctor::actions::trigger::{manual_job_name, plan_job};
+use doctor::evidence::job_start;
+use doctor::model::{ConcurrencyPolicy, CronJob, Job};
+use doctor::text::human_duration;
+use http::Method;
+use jiff::Timestamp;
+use serde_json::Value;
+
+use super::{UsageError, emit, exit};
+use crate::actions::args::{ActionArgs, DryRun};
+use crate::actions::confirm::{self, Consent};
+use crate::actions::output::{ObjectFormat, Out, bullets, object_text};
+use crate::actions::session::{Access, Session};
+use crate::actions::wait::{self, Outcome};
+use crate::actions::write::JSON;
+use crate::actions::{OPERATOR_ROLE, no_terminal, write_failure};
+use crate::cluster::{self, config::parse_timeout, list::collection};
+
+#[derive(Debug, Args)]
+pub struct TriggerArgs {
+    /// The CronJob to run now.
+    pub name: String,
+    /// Name of the Job (default: <cronjob>-manual-<5 random characters>, the CronJob part
+    /// shortened so the whole fits in 63 characters).
+    #[arg(long, value_name = "NAME")]
+    pub job_name: Option<String>,
+    /// Print the Job as YAML or JSON: the created one, or with --dry-run the one that would be
+    /// created. The preview then goes to stderr.
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT")]
+    pub output: Option<ObjectFormat>,
+    /// Follow the Job until it finishes, showing its Pods' phase and failure reasons. Exit 0
+    /// when it completes, 1 when it fails or --timeout passes first.
+    #[arg(long)]
+    pub wait: bool,
+    /// With --wait: stop waiting after this long (30s, 10m, 1h; 0 for no limit). The Job
+    /// itself goes on.
+    #[arg(long, value_name = "DURATION", default_value = "30m")]
+    pub timeout: String,
+    #[command(flatten)]
+    pub action: ActionArgs,
+}
+
+/// Five characters from the alphabet Kubernetes uses for generateName (no vowels, no
+/// look-alikes, so a suffix never spells a word or reads ambiguously).
+fn random_suffix() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    h.write_u32(std::process::id());
+    let mut n = h.finish();
+    (0..5)
+        .map(|_| {
+            let c = ALPHABET[(n % ALPHABET.len() as u64) as usize] as char;
+            n /= ALPHABET.len() as u64;
+            c
+        })
+        .collect()
+}
+
+pub fn run(a: &TriggerArgs) -> Result<i32, UsageError> {
+    if a.wait && a.action.dry_run != DryRun::None {
+        return Err(UsageError(format!(
+            "--wait follows a Job that {} does not create: drop one of them",
+            a.action.dry_run.flag()
+        )));
+    }
+    let timeout = parse_timeout(&a.timeout)
+        .map_err(|e| UsageError(e.replace("--request-timeout", "--timeout")))?;
+    let job_name = a
+        .job_name
+        .clone()
+        .unwrap_or_else(|| manual_job_name(&a.name, &random_suffix()));
+    let rt = cluster::runtime().map_err(UsageError)?;
+    rt.block_on(trigger(a, &job_name, timeout))
+        .map_err(UsageError)
+}
+
+async fn trigger(
+    a: &TriggerArgs,
+    job_name: &str,
+    timeout: Option<std::time::Duration>,
+) -> Result<i32, String> {
+    let out = Out {
+        to_stderr: a.output.is_some(),
+    };
+    let format = a.output.unwrap_or(ObjectFormat::Yaml);
+    let s = Session::connect(&a.action.kube, a.action.namespace.as_deref()).await?;
+    let ns = s.ns.clone();
+    let (raw, cj) = s.cron_job(&a.name).await?;
+    let jobs = s.jobs_of(&cj).await?;
+    let now = cluster::server_now(&s.api).0;
+    let job = plan_job(&raw, job_name).map_err(|e| e.0)?;
+    out.lines(preview(&cj, jobs.as_deref(), &job, now, &ns));
+    match a.action.dry_run {
+        DryRun::Client => {
+            out.line("  • permission: not checked (--dry-run=client sends nothing)");
+            out.line("--dry-run=client: nothing was sent. The Job would be:");
+            emit(&object_text(&job, format));
+            return Ok(exit::OK);
+        }
+        DryRun::Server => out.line("  • permission: checked by the server-side dry run below"),
+        DryRun::None => match s.may("create", "batch", "jobs").await {
+            Access::Allowed => out.line(format!(
+                "  • permission: you may create jobs in {ns} (SelfSubjectAccessReview)"
+            )),
+            Access::Denied(why) => {
+                let why = if why.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {why}")
+                };
+                return Err(format!(
+                    "you may not create jobs in namespace {ns} (SelfSubjectAccessReview denied{why}); nothing was created. \
+                     The operator role grants create on jobs: apply {OPERATOR_ROLE} and bind it to you (see its header), or ask a cluster admin"
+                ));
+            }
+            Access::Unknown(e) => out.line(format!(
+                "  • permission: could not ask the server ({e}); the server-side dry run will tell"
+            )),
+        },
+    }
+    let path = collection("batch/v1", "jobs", Some(&ns));
+    let dry = [
+        ("dryRun", "All".to_string()),
+        ("fieldManager", FIELD_MANAGER.to_string()),
+    ];
+    let answer = s
+        .send(Method::POST, &path, &dry, JSON, &job)
+        .await
+        .map_err(|e| match e.code() {
+            Some(409) => format!(
+                "a Job named {job_name} already exists in namespace {ns} (the server-side dry run said: {e}); nothing was created. \
+                 Choose another --job-name, or leave it out for a random suffix"
+            ),
+            _ => write_failure(&s, "POST jobs (server-side dry run)", &e, "create on jobs"),
+        })?;
+    if a.action.dry_run == DryRun::Server {
+        out.line("--dry-run=server: the API server accepted it (dryRun=All); nothing was created. Its answer:");
+        emit(&object_text(&answer, format));
+        return Ok(exit::OK);
+    }
+    out.line("Server-side dry run: accepted.");
+    match confirm::ask(&format!("Create job {job_name} in {ns}?"), a.action.yes) {
+        Consent::Given => {}
+        Consent::Declined => return Err("not confirmed: nothing was created".into()),
+        Consent::NoTerminal => return Err(no_terminal("nothing was created")),
+    }
+    let real = [("fieldManager", FIELD_MANAGER.to_string())];
+    let created = s
+        .send(Method::POST, &path, &real, JSON, &job)
+        .await
+        .map_err(|e| {
+            write_failure(
+                &s,
+                &format!("POST jobs (create {job_name})"),
+                &e,
+                "create on jobs",
+            )
+        })?;
+    out.line(format!("job.batch/{job_name} created in {ns}"));
+    if a.output.is_some() {
+        emit(&object_text(&created, format));
+    }
+    if !a.wait {
+        out.line(format!(
+            "Follow it with `kubectl logs -f job/{job_name} -n {ns}` (or add --wait next time)."
+        ));
+        return Ok(exit::OK);
+    }
+    Ok(match wait::follow(&s, job_name, timeout, out).await? {
+        Outcome::Complete => exit::OK,
+        Outcome::Failed | Outcome::TimedOut => exit::FINDINGS,
+    })
+}
+
+fn started(j: &Job, now: Timestamp) -> String {
+    match job_start(j) {
+        Some(t) => format!(
+            "{} (started {} ago)",
+            j.meta.name,
+            human_duration(now.as_second() - t.as_second())
+        ),
+        None => j.meta.name.clone(),
+    }
+}
+
+/// Unfinished Jobs of `cj`: (scheduled ones, manual ones). Without Job access, the
+/// controller's `status.active` stands in for the scheduled ones.
+fn running(cj: &CronJob, jobs: Option<&[Job]>, now: Timestamp) -> (Vec<String>, Vec<String>) {
+    let Some(jobs) = jobs else {
+        return (
+            cj.status.active.iter().map(|a| a.name.clone()).collect(),
+            Vec::new(),
+        );
+    };
+    let unfinished = jobs.iter().filter(|j| !j.is_finished());
+    let (mut scheduled, mut manual) = (Vec::new(), Vec::new());
+    for j in unfinished {
+        let controlled = j
+            .meta
+            .controller()
+            .is_some_and(|o| o.kind == "CronJob" && o.name == cj.meta.name);
+        if controlled || cj.status.active.iter().any(|a| a.name == j.meta.name) {
+            scheduled.push(started(j, now));
+        } else if j.is_manual()
+            || j.meta
+                .owner_references
+                .iter()
+                .any(|o| o.name == cj.meta.name)
+        {
+            manual.push(started(j, now));
+        }
+    }
+    (scheduled, manual)
+}
+
+/// What creating this Job means, before it is created.
+pub fn preview(
+    cj: &CronJob,
+    jobs: Option<&[Job]>,
+    job: &Value,
+    now: Timestamp,
+    ns: &str,
+) -> Vec<String> {
+    let name = &cj.meta.name;
+    let job_name = job["metadata"]["name"].as_str().unwrap_or_default();
+    let mut out = vec![format!(
+        "Run cronjob {ns}/{name} now: create Job {job_name} from its jobTemplate, as `kubectl create job {job_name} --from=cronjob/{name} -n {ns}` does."
+    )];
+    let (scheduled, manual) = running(cj, jobs, now);
+    let now_running = if scheduled.is_empty() {
+        "(no scheduled Job is running now)".to_string()
+    } else {
+        format!("(running now: {})", scheduled.join(", "))
+    };
+    let mut lines = match &cj.spec.concurrency_policy {
+        ConcurrencyPolicy::Forbid => vec![
+            "concurrencyPolicy Forbid: the manual run will not block the schedule, and a running scheduled Job means two run at once".to_string(),
+            now_running,
+        ],
+        ConcurrencyPolicy::Replace => vec![
+            "concurrencyPolicy Replace will not delete this manual Job, nor will this Job replace a running scheduled one: they run side by side".to_string(),
+            now_running,
+        ],
+        ConcurrencyPolicy::Allow => vec![
+            "concurrencyPolicy Allow: the manual run starts beside anything already running".to_string(),
+            now_running,
+        ],
+        ConcurrencyPolicy::Other(p) => vec![format!(
+            "concurrencyPolicy {p:?} is not a valid policy; manual runs ignore the policy anyway"
+        )],
+    };
+    if !manual.is_empty() {
+        lines.push(format!(
+            "another manual run is still going: {}",
+            manual.join(", ")
+        ));
+    }
+    if jobs.is_none() {
+        lines.push(
+            "(Jobs could not be listed (forbidden): running Jobs are taken from status.active)"
+                .into(),
+        );
+    }
+    if cj.spec.suspend {
+        lines.push(
+            "the CronJob is suspended: the manual run starts anyway (suspend stops only the schedule)"
+                .into(),
+        );
+    }
+    let ttl = job["spec"]["ttlSecondsAfterFinished"].as_i64();
+    lines.push(format!(
+        "manual Jobs are not pruned by the history limits and do not update status.lastSuccessfulTime; {}",
+        match ttl {
+            Some(t) => format!("this one is deleted {} after it finishes (ttlSecondsAfterFinished)", human_duration(t)),
+            None => format!("delete it when done: `kubectl delete job {job_name} -n {ns}`"),
+        }
+    ));
+    out.extend(bullets(&lines));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cron_job(policy: &str, suspend: bool) -> (CronJob, Value) {
+        let yaml = format!(
+            r#"
+apiVersion: batch/v1
+kind: CronJob
+metadata: {{name: sync, namespace: ops, uid: u1}}
+spec:
+  schedule: "*/5 * * * *"
+  concurrencyPolicy: {policy}
+  suspend: {suspend}
+  jobTemplate: {{spec: {{template: {{spec: {{restartPolicy: Never, containers: [{{name: c, image: i}}]}}}}}}}}
+status:
+  active: [{{name: sync-29919600, namespace: ops, uid: j1}}]
+"#
+        );
+        let cj = doctor::source::parse_text("t.yaml", &yaml)
+            .cron_jobs
+            .remove(0);
+        let raw: Value = serde_saphyr::from_str(&yaml).unwrap();
+        (cj, plan_job(&raw, "sync-manual-b2c4d").unwrap())
+    }
+
+    #[test]
+    fn replace_and_suspend_are_explained_without_job_access() {
+        let (cj, job) = cron_job("Replace", true);
+        let now: Timestamp = "2026-11-20T12:05:00Z".parse().unwrap();
+        let lines = preview(&cj, None, &job, now, "ops");
+        assert_eq!(
+            lines[1..],
+            [
+                "  • concurrencyPolicy Replace will not delete this manual Job, nor will this Job replace a running scheduled one: they run side by side",
+                "    (running now: sync-29919600)",
+                "    (Jobs could not be listed (forbidden): running Jobs are taken from status.active)",
+                "  • the CronJob is suspended: the manual run starts anyway (suspend stops only the schedule)",
+                "  • manual Jobs are not pruned by the history limits and do not update status.lastSuccessfulTime; delete it when done: `kubectl delete job sync-manual-b2c4d -n ops`",
+            ]
+        );
+    }
+
+    #[test]
+    fn suffixes_are_five_generate_name_characters() {
+        let s = random_suffix();
+        assert_eq!(s.len(), 5);
+        assert!(
+            s.bytes()
+                .all(|b| b"bcdfghjklmnpqrstvwxz2456789".contains(&b)),
+            "{s}"
+        );
+    }
+}

@@ -1,0 +1,148 @@
+//! Shared by the `cli_actions_*` tests: a fake API server with its clock frozen, a kubeconfig
+//! pointing at it, the binary run with a clean environment and stdin that is NOT a terminal
+//! (an empty pipe: the tests never wait on a prompt), and helpers to read the request log.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use fake_apiserver::{Clock, FakeApiServer, RecordedRequest, load_fixture_file};
+use serde_json::Value;
+
+pub struct Live {
+    pub server: FakeApiServer,
+    pub dir: PathBuf,
+    pub kubeconfig: PathBuf,
+}
+
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/actions")
+        .join(name)
+}
+
+/// A private scratch directory per test (tests run in parallel).
+fn scratch(tag: &str) -> PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let d = std::env::temp_dir().join(format!(
+        "cjd-actions-{}-{tag}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+impl Live {
+    /// A server holding the objects of `tests/fixtures/actions/<name>`, its clock frozen at
+    /// `now`, the kubeconfig's namespace `ns`.
+    pub fn new(name: &str, now: &str, ns: &str) -> Live {
+        let objects = load_fixture_file(fixture(name)).expect("fixture loads");
+        Self::with(objects, now, ns, |b| b)
+    }
+
+    pub fn with(
+        objects: Vec<Value>,
+        now: &str,
+        ns: &str,
+        configure: impl FnOnce(fake_apiserver::Builder) -> fake_apiserver::Builder,
+    ) -> Live {
+        let server = configure(
+            FakeApiServer::builder()
+                .clock(Clock::Fixed(now.parse().unwrap()))
+                .objects(objects),
+        )
+        .start_blocking()
+        .expect("fake-apiserver starts");
+        let dir = scratch("kc");
+        let kubeconfig = server.write_kubeconfig(&dir, Some(ns));
+        Live {
+            server,
+            dir,
+            kubeconfig,
+        }
+    }
+
+    /// The binary with `args`, talking to this server; `USER` is fixed so "who" is stable.
+    pub fn cmd(&self, args: &[&str]) -> Command {
+        let mut c = Command::cargo_bin("kubectl-cronjob_doctor").unwrap();
+        c.env("NO_COLOR", "1")
+            .env("COLUMNS", "100")
+            .env("HOME", scratch("home"))
+            .env("USER", "tester")
+            .env("KUBECONFIG", &self.kubeconfig)
+            .env_remove("KUBERNETES_SERVICE_HOST")
+            .env_remove("KUBERNETES_SERVICE_PORT")
+            .write_stdin("")
+            .args(args);
+        c
+    }
+
+    pub fn run(&self, args: &[&str]) -> Out {
+        run(self.cmd(args))
+    }
+
+    /// `METHOD path?query` of every request so far.
+    pub fn lines(&self) -> Vec<String> {
+        self.server.request_lines()
+    }
+
+    /// Every request that is not a GET.
+    pub fn writes(&self) -> Vec<RecordedRequest> {
+        self.server
+            .requests()
+            .into_iter()
+            .filter(|r| r.method != "GET")
+            .collect()
+    }
+
+    pub fn object(&self, kind: &str, ns: &str, name: &str) -> Value {
+        self.server
+            .object(kind, ns, name)
+            .unwrap_or_else(|| panic!("no {kind} {ns}/{name}"))
+    }
+}
+
+pub struct Out {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+pub fn run(mut c: Command) -> Out {
+    let o = c.output().unwrap();
+    Out {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+impl std::fmt::Debug for Out {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "exit {}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}
+
+/// Query parameters as `k=v` pairs, sorted (what the server decoded).
+pub fn query(r: &RecordedRequest) -> Vec<String> {
+    r.query.iter().map(|(k, v)| format!("{k}={v}")).collect()
+}
+
+/// Poll `cond` every 10 ms for up to 20 s (for threads that act while the binary runs).
+pub fn eventually(mut cond: impl FnMut() -> bool) {
+    for _ in 0..2000 {
+        if cond() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("condition not met within 20 s");
+}

@@ -1,0 +1,136 @@
+//! Shared by the `cli_live_*` tests: a fake API server loaded with fixtures, a kubeconfig
+//! pointing at it, and the built binary run against it with a clean environment.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use fake_apiserver::{Clock, FakeApiServer, load_fixture_file, load_fixture_str};
+use serde_json::Value;
+
+/// The instant every example is written for (`--now 2026-11-20T12:00:00Z`).
+pub const NOW: &str = "2026-11-20T12:00:00Z";
+
+pub struct Live {
+    pub server: FakeApiServer,
+    pub dir: PathBuf,
+    pub kubeconfig: PathBuf,
+}
+
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn example(name: &str) -> PathBuf {
+    root().join("examples").join(name)
+}
+
+pub fn fixture(name: &str) -> PathBuf {
+    root().join("tests/fixtures/live").join(name)
+}
+
+/// A private scratch directory per test (tests run in parallel).
+fn scratch(tag: &str) -> PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let d = std::env::temp_dir().join(format!(
+        "cjd-live-{}-{tag}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+impl Live {
+    /// A server holding `objects`, its clock frozen at [`NOW`], default namespace `ns`.
+    pub fn with(objects: Vec<Value>, ns: Option<&str>) -> Live {
+        let now = NOW.parse().unwrap();
+        let server = FakeApiServer::builder()
+            .clock(Clock::Fixed(now))
+            .objects(objects)
+            .start_blocking()
+            .expect("fake-apiserver starts");
+        let dir = scratch("kc");
+        let kubeconfig = server.write_kubeconfig(&dir, ns);
+        Live {
+            server,
+            dir,
+            kubeconfig,
+        }
+    }
+
+    pub fn files(paths: &[PathBuf], ns: Option<&str>) -> Live {
+        let objects = paths
+            .iter()
+            .flat_map(|p| load_fixture_file(p).expect("fixture loads"))
+            .collect();
+        Self::with(objects, ns)
+    }
+
+    pub fn yaml(text: &str, ns: Option<&str>) -> Live {
+        Self::with(load_fixture_str(text).expect("fixture loads"), ns)
+    }
+
+    /// The binary, talking to this server through `KUBECONFIG` only.
+    pub fn cmd(&self) -> Command {
+        let mut c = doctor();
+        c.env("KUBECONFIG", &self.kubeconfig);
+        c
+    }
+
+    /// `METHOD path?query` of every request so far.
+    pub fn lines(&self) -> Vec<String> {
+        self.server.request_lines()
+    }
+}
+
+/// The binary with a clean environment: no colour, fixed width, no kubeconfig of the
+/// machine running the tests (HOME points at an empty directory).
+pub fn doctor() -> Command {
+    let mut c = Command::cargo_bin("kubectl-cronjob_doctor").unwrap();
+    c.env("NO_COLOR", "1")
+        .env("COLUMNS", "100")
+        .env("HOME", scratch("home"))
+        .env_remove("KUBECONFIG")
+        .env_remove("KUBERNETES_SERVICE_HOST")
+        .env_remove("KUBERNETES_SERVICE_PORT");
+    c
+}
+
+pub struct Out {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+pub fn run(mut c: Command) -> Out {
+    let o = c.output().unwrap();
+    Out {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+pub fn json(mut c: Command) -> (Value, Out) {
+    c.args(["-o", "json"]);
+    let out = run(c);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
+            out.stdout, out.stderr
+        )
+    });
+    (v, out)
+}
+
+/// The first line of text output (the headline, after the mark).
+pub fn headline(text: &str) -> String {
+    text.lines()
+        .find(|l| l.starts_with(['✗', '!', '✓']))
+        .unwrap_or_default()
+        .to_string()
+}

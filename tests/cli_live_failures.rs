@@ -1,0 +1,298 @@
+//! The live path when the cluster is less than cooperative: missing permissions, typos,
+//! throttling, server errors, dropped connections, nobody listening, slow answers.
+
+mod cli_live_common;
+
+use std::time::{Duration, Instant};
+
+use cli_live_common::*;
+use fake_apiserver::{AccessRule, Fault};
+
+fn forbid() -> Live {
+    Live::files(&[example("forbid-blocked-by-hung-job.yaml")], Some("ops"))
+}
+
+fn explain(live: &Live, args: &[&str]) -> Out {
+    let mut c = live.cmd();
+    c.args(["explain", "backup"]).args(args);
+    run(c)
+}
+
+#[test]
+fn forbidden_events_still_diagnose_with_a_note() {
+    let live = forbid();
+    live.server
+        .add_access_rule(AccessRule::deny("list", "events"));
+    let out = explain(&live, &[]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout
+            .contains("Forbid is blocked by job backup-29914740"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("note: Events: forbidden (events is forbidden: User \"fake-user\" cannot list resource \"events\""),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains(
+        "diagnosis from status and Jobs only — grant get/list on events, see deploy/rbac/"
+    ));
+    let (v, _) = json({
+        let mut c = live.cmd();
+        c.args(["explain", "backup"]);
+        c
+    });
+    assert!(
+        v["notes"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("Events: forbidden"),
+        "{}",
+        v["notes"]
+    );
+    assert_eq!(v["cronJobs"][0]["controller"]["decision"], "forbid-blocked");
+}
+
+#[test]
+fn forbidden_pods_and_jobs_reduce_the_evidence_but_not_the_headline() {
+    let live = forbid();
+    live.server
+        .add_access_rule(AccessRule::deny("list", "pods"));
+    let out = explain(&live, &[]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stdout.contains("note: Pods: forbidden"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("Forbid is blocked by job backup-29914740"),
+        "{}",
+        out.stdout
+    );
+    live.server
+        .set_access_rules(vec![AccessRule::deny("list", "jobs")]);
+    let out = explain(&live, &[]);
+    assert!(
+        out.stdout.contains("note: Jobs: forbidden"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("Forbid is blocked"), "{}", out.stdout);
+    // scan: the same notes, once, above the table.
+    live.server.set_access_rules(vec![
+        AccessRule::deny("list", "events"),
+        AccessRule::deny("list", "pods"),
+    ]);
+    let mut c = live.cmd();
+    c.args(["scan", "-A"]);
+    let out = run(c);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let notes: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("note: "))
+        .collect();
+    assert!(
+        notes[0].starts_with("note: Pods: forbidden")
+            && notes[1].starts_with("note: Events: forbidden"),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn a_typo_suggests_the_closest_names_and_exits_2() {
+    let live = forbid();
+    let mut c = live.cmd();
+    c.args(["explain", "bakup"]);
+    let out = run(c);
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stderr.trim(),
+        "error: no CronJob named \"bakup\" in namespace ops; did you mean backup? (context fake)"
+    );
+    assert!(out.stdout.is_empty());
+    let lines = live.lines();
+    assert_eq!(lines[1], "GET /apis/batch/v1/namespaces/ops/cronjobs/bakup");
+    assert_eq!(
+        lines[2],
+        "GET /apis/batch/v1/namespaces/ops/cronjobs?limit=500"
+    );
+}
+
+#[test]
+fn an_unreachable_server_gets_one_paragraph_saying_what_was_tried() {
+    // A port nobody listens on: bind one, note it, close it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = std::env::temp_dir().join(format!("cjd-unreachable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kc = dir.join("config");
+    let ctx = fake_apiserver::KubeContext {
+        name: "prod",
+        server: &format!("http://127.0.0.1:{port}"),
+        namespace: None,
+        token: "t",
+    };
+    fake_apiserver::write_kubeconfig_file(&kc, &[ctx], "prod").unwrap();
+    let mut c = doctor();
+    c.env("KUBECONFIG", &kc).args(["explain", "backup"]);
+    let started = Instant::now();
+    let out = run(c);
+    assert!(started.elapsed() < Duration::from_secs(10), "fails fast");
+    assert_eq!(out.code, 2);
+    let e = out.stderr.trim();
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(e.starts_with(&format!("error: GET /version failed for context prod (http://127.0.0.1:{port}/, from KUBECONFIG=")), "{e}");
+    assert!(e.to_lowercase().contains("connection refused"), "{e}");
+    assert!(
+        e.contains("kubectl --context prod get --raw /version"),
+        "{e}"
+    );
+    // No kubeconfig at all, not in a cluster: say so.
+    let mut c = doctor();
+    c.args(["scan", "-A"]);
+    let out = run(c);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("no kubeconfig found (--kubeconfig, KUBECONFIG, ~/.kube/config) and not running in a cluster"), "{}", out.stderr);
+}
+
+#[test]
+fn bad_credentials_are_named_as_such() {
+    let live = forbid();
+    live.server.inject(Fault::status(
+        "*",
+        "**",
+        401,
+        "Unauthorized",
+        "Unauthorized",
+    ));
+    let out = explain(&live, &[]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("401 Unauthorized"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("The server rejected the credentials"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn throttling_is_retried_after_the_servers_delay_visibly() {
+    let live = forbid();
+    live.server
+        .inject(Fault::too_many_requests("list", "/apis/batch/v1/namespaces/ops/jobs", 1).times(2));
+    let started = Instant::now();
+    let out = explain(&live, &[]);
+    let took = started.elapsed();
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stdout.contains("Forbid is blocked"), "{}", out.stdout);
+    assert!(
+        took >= Duration::from_secs(2),
+        "Retry-After honoured twice: {took:?}"
+    );
+    let notices: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(notices.len(), 2, "{}", out.stderr);
+    assert!(
+        notices[0].starts_with("retrying GET /apis/batch/v1/namespaces/ops/jobs in 1s (attempt 2 of 3): 429 Too Many Requests"),
+        "{}",
+        notices[0]
+    );
+    assert!(notices[1].contains("(attempt 3 of 3)"));
+    let jobs = live
+        .lines()
+        .iter()
+        .filter(|l| l.starts_with("GET /apis/batch/v1/namespaces/ops/jobs"))
+        .count();
+    assert_eq!(jobs, 3);
+    // JSON output: the same retries, silently.
+    live.server
+        .inject(Fault::too_many_requests("list", "/apis/batch/v1/namespaces/ops/jobs", 1).once());
+    let (_, out) = json({
+        let mut c = live.cmd();
+        c.args(["explain", "backup"]);
+        c
+    });
+    assert!(out.stderr.is_empty(), "{}", out.stderr);
+}
+
+#[test]
+fn server_errors_give_up_after_three_attempts() {
+    let live = forbid();
+    live.server.inject(Fault::internal_error(
+        "list",
+        "/apis/batch/v1/namespaces/ops/jobs",
+    ));
+    let started = Instant::now();
+    let out = explain(&live, &[]);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(out.code, 2);
+    let jobs = live
+        .lines()
+        .iter()
+        .filter(|l| l.starts_with("GET /apis/batch/v1/namespaces/ops/jobs"))
+        .count();
+    assert_eq!(jobs, 3);
+    let last = out.stderr.lines().last().unwrap();
+    assert!(
+        last.starts_with("error: LIST /apis/batch/v1/namespaces/ops/jobs failed for context fake"),
+        "{last}"
+    );
+    assert!(
+        last.contains("500 Internal Server Error") && last.contains("(gave up after 3 attempts)"),
+        "{last}"
+    );
+}
+
+#[test]
+fn a_dropped_connection_is_retried() {
+    let live = forbid();
+    live.server.inject(
+        Fault::drop_connection("get", "/apis/batch/v1/namespaces/ops/cronjobs/backup").once(),
+    );
+    let out = explain(&live, &[]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("retrying GET /apis/batch/v1/namespaces/ops/cronjobs/backup"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_slow_server_hits_the_request_timeout() {
+    let live = forbid();
+    live.server
+        .inject(Fault::delay("get", "/version", Duration::from_secs(5)));
+    let started = Instant::now();
+    let out = explain(&live, &["--request-timeout", "1s"]);
+    assert!(started.elapsed() < Duration::from_secs(4));
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("no answer within --request-timeout 1s"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn explain_without_a_name_or_files_says_what_it_needs() {
+    let out = run({
+        let mut c = doctor();
+        c.arg("explain");
+        c
+    });
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("explain needs the NAME of a CronJob"),
+        "{}",
+        out.stderr
+    );
+}
