@@ -161,6 +161,7 @@ fn an_unreachable_server_gets_one_paragraph_saying_what_was_tried() {
     let out = run(c);
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("no kubeconfig found (--kubeconfig, KUBECONFIG, ~/.kube/config) and not running in a cluster"), "{}", out.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

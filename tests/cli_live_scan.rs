@@ -250,8 +250,8 @@ fn scan_one_namespace_uses_the_contexts_namespace() {
     );
 }
 
-/// 1,200 CronJobs with a Job and a Pod each, spread over namespaces whose key order differs
-/// from their string order (`a-b/` sorts before `a/`): three pages of 500 per list, followed
+/// 1,200 CronJobs with a Job and a Pod each, over namespaces whose key order differs from
+/// their string order (`a-b/` sorts before `a/`), one of them big: three pages of 500 per list, followed
 /// through `continue`, and every CronJob diagnosed with its own Job and Pod even though the
 /// namespaces are cut apart while the lists are still arriving.
 #[test]
@@ -259,7 +259,13 @@ fn scan_pages_through_large_lists() {
     const NS: [&str; 5] = ["a", "a-b", "b", "kube-x", "z"];
     let mut objects: Vec<Value> = Vec::new();
     for i in 0..1200 {
-        let ns = NS[i % NS.len()];
+        // Most in `a` (1,050 CronJobs × 1,050 Jobs: diagnosed in chunks across the workers),
+        // the rest spread over all five.
+        let ns = if i % 8 == 0 {
+            NS[(i / 8) % NS.len()]
+        } else {
+            "a"
+        };
         let name = format!("cj-{i:04}");
         let job = format!("{name}-29919600"); // the 12:00 slot, in minutes
         objects.push(json!({"apiVersion": "batch/v1", "kind": "CronJob",

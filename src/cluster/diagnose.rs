@@ -143,10 +143,16 @@ pub fn frame(notes: Vec<String>, opts: &Options) -> Report {
     report::build(&head, Vec::new(), opts)
 }
 
+/// Above this many CronJob × Job pairs in a namespace, `report::build` on the whole namespace
+/// (whose replay scans every Job of it per CronJob) costs more than per-CronJob snapshots.
+const WHOLE_BUCKET_MAX: usize = 1_000_000;
+
 struct Task {
     seq: usize,
     bucket: Arc<Snapshot>,
     range: Range<usize>,
+    /// `report::build` on the whole bucket instead of per-CronJob snapshots.
+    whole: bool,
 }
 
 /// Diagnose snapshots on `threads` worker threads while `produce` is still handing them over
@@ -174,7 +180,11 @@ pub fn pipeline<T: Send, R>(
                         Err(_) => return,
                     };
                     let cjs = &task.bucket.cron_jobs[task.range.clone()];
-                    let reports = diagnose(&task.bucket, task.range.clone(), opts);
+                    let reports = if task.whole {
+                        report::build(&task.bucket, Vec::new(), opts).cron_jobs
+                    } else {
+                        diagnose(&task.bucket, task.range.clone(), opts)
+                    };
                     let shaped: Vec<T> = cjs
                         .iter()
                         .zip(reports)
@@ -194,7 +204,20 @@ pub fn pipeline<T: Send, R>(
             if n == 0 {
                 return; // Jobs, Pods, Events of a namespace without CronJobs: nothing to do.
             }
-            // Split a big namespace across the workers; each chunk indexes the namespace once.
+            // A typical namespace goes to the core in one call: its replay scans the namespace's
+            // Jobs once per CronJob, which costs less than cutting per-CronJob snapshots. A big
+            // one is split across the workers, per-CronJob snapshots avoiding C × J.
+            if n.saturating_mul(bucket.jobs.len()) <= WHOLE_BUCKET_MAX {
+                let task = Task {
+                    seq,
+                    bucket: Arc::new(bucket),
+                    range: 0..n,
+                    whole: true,
+                };
+                seq += 1;
+                let _ = task_tx.send(task);
+                return;
+            }
             let chunks = n.div_ceil(64).clamp(1, threads);
             let per = n.div_ceil(chunks);
             let bucket = Arc::new(bucket);
@@ -203,6 +226,7 @@ pub fn pipeline<T: Send, R>(
                     seq,
                     bucket: bucket.clone(),
                     range: start..(start + per).min(n),
+                    whole: false,
                 };
                 seq += 1;
                 if task_tx.send(task).is_err() {

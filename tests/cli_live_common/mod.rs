@@ -87,13 +87,25 @@ impl Live {
     }
 }
 
+impl Drop for Live {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// An empty directory for HOME, one per test process.
+fn empty_home() -> &'static Path {
+    static HOME: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    HOME.get_or_init(|| scratch("home"))
+}
+
 /// The binary with a clean environment: no colour, fixed width, no kubeconfig of the
 /// machine running the tests (HOME points at an empty directory).
 pub fn doctor() -> Command {
     let mut c = Command::cargo_bin("kubectl-cronjob_doctor").unwrap();
     c.env("NO_COLOR", "1")
         .env("COLUMNS", "100")
-        .env("HOME", scratch("home"))
+        .env("HOME", empty_home())
         .env_remove("KUBECONFIG")
         .env_remove("KUBERNETES_SERVICE_HOST")
         .env_remove("KUBERNETES_SERVICE_PORT");

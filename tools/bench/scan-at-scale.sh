@@ -156,10 +156,10 @@ moved past it (LIST results come in \`namespace/name\` key order; the lists adva
 so namespaces are diagnosed on all cores while later pages are still arriving, and the whole
 cluster is never held at once. Only table rows or JSON fragments are kept per CronJob.
 
-Where the client's CPU goes (perf, 2026-11-21, same workload): about 60 % diagnosing (the core's
-\`report::build\` ~40 %, of which the DST rules \`dst-gap\`/\`dst-repeat\` ~20 % — each computes
-\`dst_shared::upcoming\`, a year of slots, on its own — and the per-CronJob sub-snapshots ~10 %),
-about 28 % parsing the 645 MiB of list JSON, the rest output and allocation. With the server on the
+Where the client's CPU goes (perf, 2026-11-21, same workload): 56 % in the core's \`report::build\`
+(rules 38 %, of which the DST rules \`dst-gap\` and \`dst-repeat\` take 22 % because each computes
+\`dst_shared::upcoming\`, a year of slots, on its own; the replay 13 %), 25 % parsing the 645 MiB of
+list JSON, 5 % writing the JSON, the rest allocation and IO. With the server on the
 same two cores the run is CPU-bound; against the unpaged lower bound above it is slower, against the
 paged transfer it is faster because one keep-alive client beats one curl process per page.
 Reproduce a profile with \`perf record -g\` on a build with \`CARGO_PROFILE_RELEASE_STRIP=false
