@@ -63,8 +63,10 @@ fn sha256_tool(path: &Path) -> String {
         .to_string()
 }
 
+/// A scratch directory of this process: two test runs at once (a developer's and an agent's in
+/// one checkout) must not delete each other's archives half-way.
 fn fresh_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
