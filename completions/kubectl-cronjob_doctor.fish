@@ -44,7 +44,7 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 json\t''
 sarif\t''"
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l timeline -d 'How many past slots the timeline shows' -r
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l now -d 'Evaluate at this instant instead of now (RFC 3339, e.g. 2026-11-20T12:00:00Z)' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l now -d 'Evaluate at this instant instead of now: RFC 3339 (e.g. 2026-11-20T12:00:00Z), or `dump` to judge -f input as of its newest timestamp (when the dump was taken). Default: from a cluster, the API server\'s clock; `explain -f`, the wall clock (a note says when the input\'s newest timestamp is over an hour older); `lint`, `dump` when the input carries timestamps, else the wall clock — CI judges a manifest alike on any day' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l controller-time-zone -d 'The controller\'s local time zone, used for schedules without spec.timeZone (kube-controller-manager\'s TZ; containerised control planes use UTC)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l kube-version -d 'Replay the controller of this Kubernetes version (e.g. 1.20, 1.27, 1.31). Default: newest' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l color -d 'When to use colour in text output. NO_COLOR is respected with `auto`' -r -f -a "auto\t''
@@ -65,7 +65,7 @@ never\t''"
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -s o -l output -d 'Output format: one line per finding, JSON, or SARIF 2.1.0 for code scanning' -r -f -a "text\t''
 json\t''
 sarif\t''"
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l now -d 'Evaluate at this instant instead of now (RFC 3339, e.g. 2026-11-20T12:00:00Z)' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l now -d 'Evaluate at this instant instead of now: RFC 3339 (e.g. 2026-11-20T12:00:00Z), or `dump` to judge -f input as of its newest timestamp (when the dump was taken). Default: from a cluster, the API server\'s clock; `explain -f`, the wall clock (a note says when the input\'s newest timestamp is over an hour older); `lint`, `dump` when the input carries timestamps, else the wall clock — CI judges a manifest alike on any day' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l controller-time-zone -d 'The controller\'s local time zone, used for schedules without spec.timeZone (kube-controller-manager\'s TZ; containerised control planes use UTC)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l kube-version -d 'Replay the controller of this Kubernetes version (e.g. 1.20, 1.27, 1.31). Default: newest' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l color -d 'When to use colour in text output. NO_COLOR is respected with `auto`' -r -f -a "auto\t''
@@ -94,7 +94,7 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 wide\t'The table plus concurrency policy, findings and the top finding\'s message'
 json\t'The report as JSON (the `explain -o json` format, every CronJob)'"
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l timeline -d 'How many past slots each CronJob\'s timeline holds (JSON output)' -r
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l now -d 'Evaluate at this instant instead of now (RFC 3339, e.g. 2026-11-20T12:00:00Z)' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l now -d 'Evaluate at this instant instead of now: RFC 3339 (e.g. 2026-11-20T12:00:00Z), or `dump` to judge -f input as of its newest timestamp (when the dump was taken). Default: from a cluster, the API server\'s clock; `explain -f`, the wall clock (a note says when the input\'s newest timestamp is over an hour older); `lint`, `dump` when the input carries timestamps, else the wall clock — CI judges a manifest alike on any day' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l controller-time-zone -d 'The controller\'s local time zone, used for schedules without spec.timeZone (kube-controller-manager\'s TZ; containerised control planes use UTC)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l kube-version -d 'Replay the controller of this Kubernetes version (e.g. 1.20, 1.27, 1.31). Default: newest' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l color -d 'When to use colour in text output. NO_COLOR is respected with `auto`' -r -f -a "auto\t''

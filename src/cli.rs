@@ -87,8 +87,12 @@ pub enum ColorChoice {
 /// Options shared by everything that replays the controller.
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
-    /// Evaluate at this instant instead of now (RFC 3339, e.g. 2026-11-20T12:00:00Z).
-    #[arg(long, value_name = "RFC3339")]
+    /// Evaluate at this instant instead of now: RFC 3339 (e.g. 2026-11-20T12:00:00Z), or
+    /// `dump` to judge -f input as of its newest timestamp (when the dump was taken).
+    /// Default: from a cluster, the API server's clock; `explain -f`, the wall clock (a note
+    /// says when the input's newest timestamp is over an hour older); `lint`, `dump` when the
+    /// input carries timestamps, else the wall clock — CI judges a manifest alike on any day.
+    #[arg(long, value_name = "RFC3339|dump")]
     pub now: Option<String>,
     /// The controller's local time zone, used for schedules without spec.timeZone
     /// (kube-controller-manager's TZ; containerised control planes use UTC).

@@ -232,7 +232,7 @@ fn explain_by_name_suggests_close_names() {
         "{err}"
     );
     let (out, _, _) = run(&["explain", "backup", "-f", "examples/", "--now", NOW]);
-    assert!(out.starts_with("✗ backup is not running"));
+    assert!(out.starts_with("✗ backup has not run since"), "{out}");
     assert_eq!(out.matches("Controller replay").count(), 1);
 }
 

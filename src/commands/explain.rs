@@ -4,7 +4,7 @@
 use doctor::render::{explain, json, sarif, style::Style};
 use doctor::report::{self, Health, Options, Report};
 
-use super::report_cmd::{evaluate, not_found, version, width};
+use super::report_cmd::{DefaultNow, evaluate, not_found, version, width};
 use super::{UsageError, controller_zone, emit, exit, parse_instant, use_color};
 use crate::cli::{ExplainArgs, ReportFormat};
 use crate::cluster::{self, fetch};
@@ -19,6 +19,7 @@ pub fn run(a: &ExplainArgs) -> Result<i32, UsageError> {
             a.namespace.as_deref(),
             &a.replay,
             a.timeline,
+            DefaultNow::WallClock,
         )?
         .report
     };

@@ -4,12 +4,12 @@
 use doctor::render::{json, lint, sarif, style::Style};
 use doctor::rules::Severity;
 
-use super::report_cmd::evaluate;
+use super::report_cmd::{DefaultNow, evaluate};
 use super::{UsageError, emit, exit, use_color};
 use crate::cli::{FailOn, LintArgs, ReportFormat};
 
 pub fn run(a: &LintArgs) -> Result<i32, UsageError> {
-    let ev = evaluate(&a.files, None, None, &a.replay, 0)?;
+    let ev = evaluate(&a.files, None, None, &a.replay, 0, DefaultNow::Dump)?;
     let r = &ev.report;
     let threshold = match a.fail_on {
         FailOn::Error => Some(Severity::Error),

@@ -60,6 +60,11 @@ pub fn use_color(choice: ColorChoice) -> bool {
 
 /// Parse an RFC 3339 instant given on the command line.
 pub fn parse_instant(flag: &str, value: &str) -> Result<Timestamp, UsageError> {
+    if flag == "--now" && value == "dump" {
+        return Err(UsageError(
+            "--now dump judges -f input as of its newest timestamp; read from a cluster, \"now\" is the API server's clock (give an RFC 3339 instant to override it)".into(),
+        ));
+    }
     value.parse::<Timestamp>().map_err(|e| {
         UsageError(format!(
             "{flag} {value:?} is not an RFC 3339 instant (for example 2026-11-20T12:00:00Z): {e}"

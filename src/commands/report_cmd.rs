@@ -12,11 +12,38 @@ pub struct Evaluation {
     pub report: Report,
 }
 
-/// The clock: `--now` or the local wall clock (the only clock read in the program).
-fn now(args: &ReplayArgs) -> Result<jiff::Timestamp, UsageError> {
-    match &args.now {
-        Some(v) => parse_instant("--now", v),
-        None => Ok(jiff::Timestamp::now()),
+/// What "now" is for file input when `--now` is not given (see `doctor::as_of`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefaultNow {
+    /// `explain -f`: the wall clock, with a note when the input looks much older.
+    WallClock,
+    /// `lint`: the input's newest timestamp when it has one, so CI gives the same verdict on
+    /// any day; else the wall clock (a manifest from git has no status to age).
+    Dump,
+}
+
+/// The clock for file input: `--now INSTANT`, `--now dump`, or the command's default. The
+/// wall clock is read here and in the live path's fallback, nowhere else.
+fn now(
+    args: &ReplayArgs,
+    default: DefaultNow,
+    snapshot: &doctor::model::Snapshot,
+    notes: &mut Vec<String>,
+) -> Result<jiff::Timestamp, UsageError> {
+    let newest = doctor::as_of::newest_timestamp(snapshot);
+    match (args.now.as_deref(), default) {
+        (Some("dump"), _) => newest.ok_or_else(|| {
+            UsageError(
+                "--now dump: the input carries no timestamp (no status, creationTimestamp or events) to date it by; give an RFC 3339 instant".into(),
+            )
+        }),
+        (Some(v), _) => parse_instant("--now", v),
+        (None, DefaultNow::Dump) => Ok(newest.unwrap_or_else(jiff::Timestamp::now)),
+        (None, DefaultNow::WallClock) => {
+            let now = jiff::Timestamp::now();
+            notes.extend(doctor::as_of::stale_note(newest, now));
+            Ok(now)
+        }
     }
 }
 
@@ -36,12 +63,19 @@ pub fn evaluate(
     namespace: Option<&str>,
     args: &ReplayArgs,
     timeline: usize,
+    default_now: DefaultNow,
 ) -> Result<Evaluation, UsageError> {
     let zone: TimeZone = controller_zone(&args.controller_time_zone)?;
     let version = version(args)?;
-    let now = now(args)?;
+    if let Some(v) = args.now.as_deref().filter(|v| *v != "dump") {
+        // A typo in --now is reported before the input is read.
+        parse_instant("--now", v)?;
+    }
     let loaded = crate::input::load_paths(files);
     let (mut snapshot, errors) = loaded.into_snapshot();
+    let mut notes = Vec::new();
+    let now = now(args, default_now, &snapshot, &mut notes)?;
+    snapshot.notes.extend(notes);
     let all_names: Vec<String> = snapshot
         .cron_jobs
         .iter()

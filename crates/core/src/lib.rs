@@ -2,6 +2,7 @@
 //! and the renderers. Nothing here does IO or reads a clock; `now` is always a parameter.
 
 pub mod actions;
+pub mod as_of;
 pub mod cron;
 pub mod evidence;
 pub mod model;

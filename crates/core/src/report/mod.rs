@@ -249,6 +249,23 @@ pub fn build(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Re
 /// headline, else a healthy summary with the next run.
 fn headline(ctx: &Context, findings: &[Finding], next: &[Timestamp], health: Health) -> String {
     let name = ctx.name();
+    // An outage leads: since when and how many runs were lost, then the cause another
+    // finding names, else what is left when the input explains nothing (the controller).
+    if let Some(out) = findings
+        .iter()
+        .find(|f| f.slug == rules::not_running::RULE.slug)
+    {
+        let cause = findings
+            .iter()
+            .filter(|f| rules::not_running::CAUSES.contains(&f.slug))
+            .find_map(|f| f.headline.as_deref())
+            .map(cause_of)
+            .unwrap_or_else(|| rules::not_running::UNEXPLAINED.to_string());
+        return format!(
+            "{name} {}: {cause}",
+            out.headline.as_deref().unwrap_or_default()
+        );
+    }
     if let Some(f) = findings.iter().find(|f| f.headline.is_some()) {
         return format!("{name} {}", f.headline.as_deref().unwrap_or_default());
     }
@@ -273,4 +290,17 @@ fn headline(ctx: &Context, findings: &[Finding], next: &[Timestamp], health: Hea
             )
         }
     }
+}
+
+/// A finding's headline as the cause of an outage: without the verb phrase that would repeat
+/// "not running" ("is not running: Forbid is blocked …" → "Forbid is blocked …").
+fn cause_of(headline: &str) -> String {
+    if let Some(c) = headline.strip_prefix("never runs: ") {
+        return format!("{c} — it never runs");
+    }
+    ["is not running: ", "risks silent skips: "]
+        .iter()
+        .find_map(|p| headline.strip_prefix(p))
+        .unwrap_or(headline)
+        .to_string()
 }

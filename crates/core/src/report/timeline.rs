@@ -234,18 +234,35 @@ fn decision_words(d: Decision) -> &'static str {
     }
 }
 
+/// The note on the next slot of a CronJob that has never been in a cluster.
+pub const NEVER_APPLIED: &str =
+    "next, once applied — never ran in a cluster (no creationTimestamp or status in the input)";
+
+/// No creationTimestamp and no lastScheduleTime: a manifest, not an object read back from a
+/// cluster (or one the API server would refuse, so it never got either).
+pub fn never_applied(ctx: &Context) -> bool {
+    let cj = ctx.cron_job;
+    cj.meta.creation_timestamp.is_none() && cj.status.last_schedule_time.is_none()
+}
+
 /// The last `count` slots up to now, manual runs among them, and the next slot.
 pub fn build(ctx: &Context, count: usize) -> Vec<Slot> {
     if count == 0 {
         return Vec::new();
     }
     let created = ctx.cron_job.meta.creation_timestamp;
-    let slots: Vec<Timestamp> = ctx
-        .replay
-        .last_slots(count)
-        .into_iter()
-        .filter(|t| created.is_none_or(|c| *t > c))
-        .collect();
+    // A manifest that was never applied (no creationTimestamp, no status) has no past: its
+    // slots were not missed, they were never anyone's to run.
+    let never_applied = never_applied(ctx);
+    let slots: Vec<Timestamp> = if never_applied {
+        Vec::new()
+    } else {
+        ctx.replay
+            .last_slots(count)
+            .into_iter()
+            .filter(|t| created.is_none_or(|c| *t > c))
+            .collect()
+    };
     // The slot the controller acts on now: the one it picked, else the true most recent.
     let due = ctx
         .replay
@@ -282,6 +299,8 @@ pub fn build(ctx: &Context, count: usize) -> Vec<Slot> {
                     .collect::<Vec<_>>()
                     .join(", ")
             )
+        } else if never_applied {
+            NEVER_APPLIED.to_string()
         } else {
             "next".to_string()
         };

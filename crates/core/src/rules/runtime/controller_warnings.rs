@@ -165,6 +165,18 @@ fn check(ctx: &Context) -> Vec<Finding> {
     for ((r, on_job), _) in &list {
         f = f.evidence(format!("{r}: {}", meaning(r, *on_job)));
     }
+    // FailedCreate on the CronJob: the controller tries, the API server refuses the Job
+    // (quota, admission webhook, policy), and lastScheduleTime stays put — that is why
+    // it does not run, so it can be the headline's cause.
+    if let Some((_, (_, e))) = list
+        .iter()
+        .find(|((r, on_job), _)| *r == "FailedCreate" && !*on_job)
+    {
+        f = f.headline(format!(
+            "is not running: the controller cannot create its Jobs (FailedCreate: \"{}\")",
+            e.message.replace('\n', " ")
+        ));
+    }
     if tz_unknown_here {
         f = f
             .severity(Severity::Error)

@@ -210,9 +210,14 @@ mod tests {
             "{:?}",
             f[0].evidence
         );
-        assert!(r.cron_jobs[0].headline.starts_with(
-            "report is not running: the Fri 2024-01-05 09:00 UTC catch-up run is skipped silently"
-        ));
+        assert!(
+            r.cron_jobs[0].headline.starts_with("report has not run since ")
+                && r.cron_jobs[0].headline.contains(
+                    "lost): the Fri 2024-01-05 09:00 UTC catch-up run is skipped silently"
+                ),
+            "{}",
+            r.cron_jobs[0].headline
+        );
         // Pre-fix (1.24): a Job for Sun 09:00, which is not a slot.
         let r = run_with(RULE.fires_on, "2024-01-07T12:00:00Z", KubeVersion::new(24));
         assert_eq!(

@@ -17,6 +17,7 @@ mod job_template_suspended;
 mod jobs_failing;
 mod manual_jobs_ignored;
 mod missed_slot_skipped;
+pub mod not_running;
 mod only_latest_missed_runs;
 mod overlapping_runs;
 mod starting_deadline_too_small;
@@ -38,4 +39,5 @@ pub static RULES: &[&Rule] = &[
     &overlapping_runs::RULE,
     &manual_jobs_ignored::RULE,
     &controller_warnings::RULE,
+    &not_running::RULE,
 ];
