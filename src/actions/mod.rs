@@ -27,6 +27,7 @@ pub fn write_failure(s: &Session, what: &str, e: &ApiError, permission: &str) ->
              apply {OPERATOR_ROLE} and bind it to you (see its header), or ask a cluster admin"
         ),
         ApiError::Status { .. } => format!("{} That request changed nothing.", s.failure(what, e)),
+        ApiError::Refused(why) => format!("{what} was not sent: {why}. Nothing was changed."),
         // No answer: the server may or may not have acted on it.
         ApiError::Transport(_) => format!(
             "{} Whether the server applied it is unknown: check with `kubectl get cronjobs,jobs -n {}` before trying again.",

@@ -9,6 +9,7 @@ use doctor::model::{CronJob, Event, Job, Snapshot};
 
 use super::http::{Api, ApiError};
 use super::list::{collection, list_all};
+use super::request::ApiPath;
 use super::{convert, evidence_note, wire};
 
 /// Finished Jobs whose Pods are fetched besides the unfinished ones: the timeline shows the
@@ -62,8 +63,8 @@ pub fn related_job(cj: &CronJob, j: &Job) -> bool {
 }
 
 pub async fn explain(api: &Api, ns: &str, name: &str) -> Result<Snapshot, FetchError> {
-    let cj_path = format!("{}/{name}", collection("batch/v1", "cronjobs", Some(ns)));
-    let cj = match api.get(&cj_path).await {
+    let cj_path = ApiPath::item("batch/v1", "cronjobs", ns, name);
+    let cj = match api.get(&cj_path, &[]).await {
         Ok(body) => serde_json::from_slice::<wire::CronJob>(&body)
             .map(convert::cron_job)
             .map_err(|e| {

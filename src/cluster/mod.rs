@@ -10,6 +10,7 @@ mod filter;
 pub mod http;
 pub mod list;
 pub mod progress;
+pub mod request;
 pub mod scan;
 pub mod scan_table;
 mod wire;
@@ -128,7 +129,7 @@ pub fn evidence_note(what: &str, message: &str) -> String {
 /// 403/404 from a locked-down or unusual server); transport failures are errors, since every
 /// later request would fail the same way.
 pub async fn server_version(api: &Api) -> Result<(Option<KubeVersion>, Option<String>), ApiError> {
-    match api.get("/version").await {
+    match api.get(&request::ApiPath::version(), &[]).await {
         Ok(body) => {
             let v: wire::VersionInfo = serde_json::from_slice(&body).unwrap_or_default();
             let minor = v.minor.trim_end_matches(|c: char| !c.is_ascii_digit());

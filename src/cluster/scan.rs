@@ -24,6 +24,7 @@ use super::fetch::pod_selectors;
 use super::http::{Api, ApiError};
 use super::list::{Pager, collection};
 pub use super::progress::{Progress, thousands};
+use super::request::ApiPath;
 use super::wire::Listed;
 use super::{convert, evidence_note, wire};
 
@@ -60,7 +61,7 @@ const STREAMS: usize = 5;
 async fn stream<W, M>(
     api: Api,
     id: usize,
-    path: String,
+    path: ApiPath,
     params: Vec<(&'static str, String)>,
     convert: fn(W) -> Option<M>,
     wrap: fn(Vec<M>) -> Batch,
@@ -104,7 +105,7 @@ async fn stream<W, M>(
                 Msg::Page(id, wrap(kept), frontier.clone(), ordered)
             }
             Ok(None) => Msg::Done(id),
-            Err(e) => Msg::Failed(id, path.clone(), e),
+            Err(e) => Msg::Failed(id, path.to_string(), e),
         };
         let last = !matches!(msg, Msg::Page(..));
         if tx.send(msg).await.is_err() || last {

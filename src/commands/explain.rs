@@ -52,7 +52,9 @@ fn live(a: &ExplainArgs) -> Result<Report, UsageError> {
             "explain needs the NAME of a CronJob to read from the cluster (or -f PATH to read files)".into(),
         ));
     };
-    // Flags are checked before any request, so a typo never waits on the network.
+    // Flags and names are checked before any request, so a typo never waits on the network
+    // and nothing hostile reaches a request path.
+    doctor::names::cron_job_name(name).map_err(|e| UsageError(e.to_string()))?;
     let zone = controller_zone(&a.replay.controller_time_zone)?;
     let flag_version = a
         .replay
@@ -76,6 +78,7 @@ fn live(a: &ExplainArgs) -> Result<Report, UsageError> {
             .namespace
             .clone()
             .unwrap_or_else(|| api.target.namespace.clone());
+        doctor::names::namespace(&ns).map_err(|e| UsageError(e.to_string()))?;
         let (server_version, version_note) = match cluster::server_version(&api).await {
             Ok(v) => v,
             Err(e) => return Err(UsageError(cluster::failure(&api, "GET /version", &e))),

@@ -5,6 +5,7 @@ pub mod actions;
 pub mod cron;
 pub mod evidence;
 pub mod model;
+pub mod names;
 pub mod render;
 pub mod replay;
 pub mod report;
