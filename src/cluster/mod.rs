@@ -100,9 +100,9 @@ fn capitalize(s: &str) -> String {
         .unwrap_or_default()
 }
 
-/// The reduced-evidence note for a 403 on `what` (`jobs`, `pods`, `events`).
-pub fn evidence_note(what: &str, message: &str) -> String {
-    let (title, consequence, resource) = match what {
+/// Title, consequence and RBAC resource of a kind of evidence (`jobs`, `pods`, `events`).
+fn evidence_parts(what: &str) -> (&'static str, &'static str, &'static str) {
+    match what {
         "jobs" => (
             "Jobs",
             "diagnosis from the CronJob's status only",
@@ -114,7 +114,12 @@ pub fn evidence_note(what: &str, message: &str) -> String {
             "pods",
         ),
         _ => ("Events", "diagnosis from status and Jobs only", "events"),
-    };
+    }
+}
+
+/// The reduced-evidence note for a 403 on `what` (`jobs`, `pods`, `events`).
+pub fn evidence_note(what: &str, message: &str) -> String {
+    let (title, consequence, resource) = evidence_parts(what);
     let msg = if message.is_empty() {
         String::new()
     } else {
@@ -125,9 +130,23 @@ pub fn evidence_note(what: &str, message: &str) -> String {
     )
 }
 
-/// `/version` → the controller release to replay. Ok(None) when the server will not say (a
-/// 403/404 from a locked-down or unusual server); transport failures are errors, since every
-/// later request would fail the same way.
+/// The note for evidence that could not be read at all: a 403 names the grant that is
+/// missing; anything else (a 5xx or 429 after the retries, a 404, a dropped connection) says
+/// what went wrong. Pods and Events are evidence, not the subject: the diagnosis goes on.
+pub fn evidence_missing(what: &str, e: &ApiError) -> String {
+    match e {
+        ApiError::Status { code: 403, message } => evidence_note(what, message),
+        _ => {
+            let (title, consequence, _) = evidence_parts(what);
+            format!("{title}: could not be read ({e}); {consequence}")
+        }
+    }
+}
+
+/// `/version` → the controller release to replay. Ok(None) and a note when the server will
+/// not say (a 403/404 from a locked-down or unusual server, a 5xx or 429 after the retries):
+/// the version is evidence, the newest controller is replayed instead. A 401 and transport
+/// failures are errors, since every later request would fail the same way.
 pub async fn server_version(api: &Api) -> Result<(Option<KubeVersion>, Option<String>), ApiError> {
     match api.get(&request::ApiPath::version(), &[]).await {
         Ok(body) => {
@@ -147,7 +166,7 @@ pub async fn server_version(api: &Api) -> Result<(Option<KubeVersion>, Option<St
             });
             Ok((parsed, note))
         }
-        Err(ApiError::Status { code, message }) if code != 401 && code < 500 => Ok((
+        Err(ApiError::Status { code, message }) if code != 401 => Ok((
             None,
             Some(format!(
                 "could not read the server version ({code}: {message}); replaying the newest controller (v{}) — pass --kube-version",

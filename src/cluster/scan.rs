@@ -26,7 +26,7 @@ use super::list::{Pager, collection};
 pub use super::progress::{Progress, thousands};
 use super::request::ApiPath;
 use super::wire::Listed;
-use super::{convert, evidence_note, wire};
+use super::{convert, evidence_missing, wire};
 
 /// `a` vs `b` in key order: `ns/` prefixes, so `a-b` sorts before `a` as in etcd.
 fn key_cmp(a: &str, b: &str) -> Cmp {
@@ -119,7 +119,8 @@ struct State {
     /// Namespace of the last item each list delivered (None: nothing yet).
     frontier: [Option<String>; STREAMS],
     done: [bool; STREAMS],
-    forbidden: [Option<String>; STREAMS],
+    /// Why a list of evidence could not be read (its note); None while it is fine.
+    missing: [Option<String>; STREAMS],
 }
 
 impl State {
@@ -140,9 +141,9 @@ impl State {
 
     fn evidence(&self) -> Evidence {
         Evidence {
-            jobs: self.forbidden[JOBS].is_none(),
-            pods: self.forbidden[PODS].is_none() && self.forbidden[PODS_NEW_LABEL].is_none(),
-            events: self.forbidden[EVENTS].is_none(),
+            jobs: self.missing[JOBS].is_none(),
+            pods: self.missing[PODS].is_none() && self.missing[PODS_NEW_LABEL].is_none(),
+            events: self.missing[EVENTS].is_none(),
         }
     }
 }
@@ -184,9 +185,9 @@ impl Buckets {
 }
 
 /// List `namespace` (None: all) and call `complete` with each namespace's snapshot, in key
-/// order, as soon as it is complete; the notes for the report at the end. A 403 on Jobs, Pods
-/// or Events becomes a note and an evidence flag; any other failure ends the scan with the
-/// request that failed.
+/// order, as soon as it is complete; the notes for the report at the end. A 403 on Jobs, or
+/// any failure on Pods or Events, becomes a note and an evidence flag; any other failure ends
+/// the scan with the request that failed.
 pub async fn scan(
     api: &Api,
     namespace: Option<&str>,
@@ -313,8 +314,16 @@ pub async fn scan(
                 }
             }
             Msg::Done(id) => st.done[id] = true,
-            Msg::Failed(id, _, ApiError::Status { code: 403, message }) if id != CRON_JOBS => {
-                st.forbidden[id] = Some(message);
+            // CronJobs are the subject and Jobs the record of runs: only a 403 on Jobs is
+            // tolerated (as in `explain`). Pods and Events are evidence: any failure
+            // becomes a note and the scan goes on without them.
+            Msg::Failed(JOBS, _, e @ ApiError::Status { code: 403, .. }) => {
+                st.missing[JOBS] = Some(evidence_missing("jobs", &e));
+                st.done[JOBS] = true;
+            }
+            Msg::Failed(id @ (PODS | PODS_NEW_LABEL | EVENTS), _, e) => {
+                let what = if id == EVENTS { "events" } else { "pods" };
+                st.missing[id] = Some(evidence_missing(what, &e));
                 st.done[id] = true;
             }
             Msg::Failed(_, path, e) => return Err((format!("LIST {path}"), e)),
@@ -339,19 +348,14 @@ pub async fn scan(
     }
     let late = b.late;
     let mut notes = Vec::new();
-    for (id, what) in [
-        (JOBS, "jobs"),
-        (PODS, "pods"),
-        (PODS_NEW_LABEL, "pods"),
-        (EVENTS, "events"),
-    ] {
-        if let Some(m) = &st.forbidden[id]
-            && !(id == PODS_NEW_LABEL && st.forbidden[PODS].is_some())
+    for id in [JOBS, PODS, PODS_NEW_LABEL, EVENTS] {
+        if let Some(note) = &st.missing[id]
+            && !(id == PODS_NEW_LABEL && st.missing[PODS].is_some())
         {
-            notes.push(evidence_note(what, m));
+            notes.push(note.clone());
         }
     }
-    if st.forbidden[EVENTS].is_none() && events_kept == 0 && cron_jobs > 0 {
+    if st.missing[EVENTS].is_none() && events_kept == 0 && cron_jobs > 0 {
         notes.push(
             "No Events about CronJobs, Jobs or Pods: the API server keeps Events for about an hour by default; \
              the diagnosis stands on status, Job names and timestamps"
