@@ -38,7 +38,8 @@ impl<'a> Pager<'a> {
         self.cont.is_some()
     }
 
-    fn restart(&mut self) {
+    /// Start again from the first page (after an expired continue token).
+    pub fn restart(&mut self) {
         self.cont = None;
         self.done = false;
     }

@@ -33,6 +33,20 @@ fn key_cmp(a: &str, b: &str) -> Cmp {
     a.bytes().chain([b'/']).cmp(b.bytes().chain([b'/']))
 }
 
+/// `namespace/name`: an item's place in LIST order.
+fn item_key(i: &impl Listed) -> String {
+    format!("{}/{}", i.listed_namespace(), i.listed_name())
+}
+
+/// An item against a `namespace/name` key, in LIST order (bytes of `namespace/name`).
+fn key_cmp_item(i: &impl Listed, key: &str) -> Cmp {
+    i.listed_namespace()
+        .bytes()
+        .chain([b'/'])
+        .chain(i.listed_name().bytes())
+        .cmp(key.bytes())
+}
+
 /// What the lists deliver, converted and filtered.
 enum Batch {
     CronJobs(Vec<doctor::model::CronJob>),
@@ -47,6 +61,8 @@ enum Msg {
     Page(usize, Batch, Option<String>, bool),
     Done(usize),
     Failed(usize, String, ApiError),
+    /// The list's continue token expired and it started again from the first page.
+    Restarted(String, ApiError),
 }
 
 const CRON_JOBS: usize = 0;
@@ -73,6 +89,11 @@ async fn stream<W, M>(
 {
     let mut pager = Pager::new(&api, &path, &params);
     let mut frontier: Option<String> = None;
+    // `namespace/name` of the last raw item delivered, and after a restart the key up to
+    // which items were delivered already (skipped when the list comes round again).
+    let mut last_key: Option<String> = None;
+    let mut skip_upto: Option<String> = None;
+    let mut restarted = false;
     loop {
         if let Some(mine) = &frontier {
             // Not ahead of the slowest list: its namespace is where the work is.
@@ -87,7 +108,29 @@ async fn stream<W, M>(
             }
         }
         let msg = match pager.next::<W>().await {
-            Ok(Some(items)) => {
+            // The snapshot the continue token points into was compacted (410 Expired): list
+            // again from the start, once, as client-go's pager does. What was delivered
+            // already is not delivered twice: LIST order is key order, so everything up to
+            // the last key seen is skipped.
+            Err(e @ ApiError::Status { code: 410, .. }) if pager.started() && !restarted => {
+                restarted = true;
+                pager.restart();
+                skip_upto = last_key.clone();
+                if tx.send(Msg::Restarted(path.to_string(), e)).await.is_err() {
+                    return;
+                }
+                continue;
+            }
+            Ok(Some(mut items)) => {
+                if let Some(upto) = &skip_upto {
+                    items.retain(|i| key_cmp_item(i, upto) == Cmp::Greater);
+                    if !items.is_empty() {
+                        skip_upto = None;
+                    }
+                }
+                if let Some(i) = items.last() {
+                    last_key = Some(item_key(i));
+                }
                 let c = match id {
                     CRON_JOBS => &seen.cron_jobs,
                     JOBS => &seen.jobs,
@@ -263,6 +306,7 @@ pub async fn scan(
     drop(tx);
 
     let mut st = State::default();
+    let mut restarts: Vec<String> = Vec::new();
     let mut b = Buckets::default();
     let (mut in_order, mut cron_jobs, mut events_kept) = (true, 0usize, 0usize);
     while let Some(msg) = rx.recv().await {
@@ -314,6 +358,10 @@ pub async fn scan(
                 }
             }
             Msg::Done(id) => st.done[id] = true,
+            Msg::Restarted(path, e) => restarts.push(format!(
+                "LIST {path}: the continue token expired while paging ({e}); the list was restarted from the beginning once, \
+                 as client-go does, and what was read already was not read twice (objects changed in between may be missing or out of date)"
+            )),
             // CronJobs are the subject and Jobs the record of runs: only a 403 on Jobs is
             // tolerated (as in `explain`). Pods and Events are evidence: any failure
             // becomes a note and the scan goes on without them.
@@ -362,6 +410,7 @@ pub async fn scan(
                 .into(),
         );
     }
+    notes.extend(restarts);
     if late > 0 {
         notes.push(format!(
             "the API server returned objects out of namespace order; {late} arrived after their namespace was diagnosed and were left out"
