@@ -403,3 +403,46 @@ fn jobs_stay_required_in_scan() {
         out.stderr
     );
 }
+
+#[test]
+fn credentials_in_the_server_url_are_never_printed() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = std::env::temp_dir().join(format!("cjd-userinfo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kc = dir.join("config");
+    let server = format!("http://admin:SECRET@127.0.0.1:{port}");
+    let ctx = fake_apiserver::KubeContext {
+        name: "prod",
+        server: &server,
+        namespace: None,
+        token: "TOKEN-SECRET",
+    };
+    fake_apiserver::write_kubeconfig_file(&kc, &[ctx], "prod").unwrap();
+    for args in [
+        &["explain", "backup"][..],
+        &["explain", "backup", "-o", "json"],
+        &["scan", "-A"],
+        &["suspend", "backup", "--dry-run=server"],
+        &["unsuspend", "backup", "--yes"],
+        &["trigger", "backup", "--dry-run=server"],
+    ] {
+        let mut c = doctor();
+        c.env("KUBECONFIG", &kc).args(args);
+        let out = run(c);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        for text in [&out.stdout, &out.stderr] {
+            assert!(!text.contains("SECRET"), "{args:?}: {text}");
+        }
+        assert!(
+            out.stderr
+                .contains(&format!("http://REDACTED@127.0.0.1:{port}/")),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -21,6 +21,10 @@ pub const OPERATOR_ROLE: &str = "deploy/rbac/operator.yaml";
 /// A failed write, said so the user knows what was tried, whether anything changed, and what
 /// to do next.
 pub fn write_failure(s: &Session, what: &str, e: &ApiError, permission: &str) -> String {
+    crate::cluster::config::redact_userinfo(&write_failure_text(s, what, e, permission))
+}
+
+fn write_failure_text(s: &Session, what: &str, e: &ApiError, permission: &str) -> String {
     match e {
         ApiError::Status { code: 403, message } => format!(
             "{what} was refused: {message}. That request changed nothing. The operator role grants {permission}: \

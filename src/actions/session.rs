@@ -46,11 +46,11 @@ impl Session {
         let timeout = config::parse_timeout(&kube.request_timeout)?;
         let (cfg, target) = config::load(kube).await?;
         let client = kube::Client::try_from(cfg).map_err(|e| {
-            format!(
+            config::redact_userinfo(&format!(
                 "cannot set up a client for {}: {}",
                 target.describe(),
                 cluster::http::error_chain(&e)
-            )
+            ))
         })?;
         let ns = namespace.map_or_else(|| target.namespace.clone(), str::to_string);
         doctor::names::namespace(&ns).map_err(|e| format!("{e}; nothing was sent"))?;

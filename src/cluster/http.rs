@@ -164,9 +164,12 @@ impl Api {
             }
             if self.notices {
                 eprintln!(
-                    "retrying GET {path} in {} (attempt {} of {MAX_ATTEMPTS}): {err}",
-                    humantime(wait),
-                    attempt + 1
+                    "{}",
+                    super::config::redact_userinfo(&format!(
+                        "retrying GET {path} in {} (attempt {} of {MAX_ATTEMPTS}): {err}",
+                        humantime(wait),
+                        attempt + 1
+                    ))
                 );
             }
             tokio::time::sleep(wait).await;

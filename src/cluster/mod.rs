@@ -41,11 +41,11 @@ pub async fn connect(args: &KubeArgs, notices: bool) -> Result<Api, String> {
     let timeout = config::parse_timeout(&args.request_timeout)?;
     let (cfg, target) = config::load(args).await?;
     let client = kube::Client::try_from(cfg).map_err(|e| {
-        format!(
+        config::redact_userinfo(&format!(
             "cannot set up a client for {}: {}",
             target.describe(),
             http::error_chain(&e)
-        )
+        ))
     })?;
     Ok(Api::new(client, target, timeout, notices))
 }
@@ -73,11 +73,12 @@ pub fn failure(api: &Api, what: &str, e: &ApiError) -> String {
         .strip_prefix("ServiceError: ")
         .or_else(|| detail.strip_prefix("HyperError: "))
         .unwrap_or(&detail);
-    format!(
+    // The whole message is scrubbed: kube and hyper errors may name the URL too.
+    config::redact_userinfo(&format!(
         "{what} failed for {}: {detail}. {}.",
         t.describe(),
         capitalize(&hint)
-    )
+    ))
 }
 
 fn looks_like_tls(msg: &str) -> bool {
