@@ -180,6 +180,25 @@ pub async fn explain(api: &Api, ns: &str, name: &str) -> Result<Snapshot, FetchE
     Ok(snap)
 }
 
+/// Namespaces that hold a CronJob named `name`: one LIST across the cluster, narrowed by
+/// field selector, for "not here, but there" when `explain NAME` was run without `-n`.
+pub async fn namespaces_with(api: &Api, name: &str) -> Result<Vec<String>, ApiError> {
+    let path = collection("batch/v1", "cronjobs", None);
+    let mut found = list_all(
+        api,
+        &path,
+        &[("fieldSelector", format!("metadata.name={name}"))],
+        // The server filters; checking the name again costs nothing and guards a server
+        // that ignored the selector.
+        |c: wire::CronJob| (c.metadata.name == name).then_some(c.metadata.namespace),
+        None,
+    )
+    .await?;
+    found.sort();
+    found.dedup();
+    Ok(found)
+}
+
 /// Events whose `involvedObject.name` is one of `names` (the core matches Events to objects
 /// by name within the namespace, so kind is not part of the query). A few objects: one field
 /// selector each, a handful in flight; many: one LIST of the namespace, filtered here.

@@ -86,6 +86,18 @@ fn live(a: &ExplainArgs) -> Result<Report, UsageError> {
         let snapshot = match fetch::explain(&api, &ns, name).await {
             Ok(s) => s,
             Err(fetch::FetchError::NotFound(names)) => {
+                // Not in the namespace the context chose: maybe in another one. A failure
+                // here (a 403 on the cluster-wide LIST) just leaves the usual message.
+                if a.namespace.is_none()
+                    && let Ok(found) = fetch::namespaces_with(&api, name).await
+                    && let Some(first) = found.first()
+                {
+                    return Err(UsageError(format!(
+                        "no CronJob {name:?} in namespace {ns} (context {}); found in {}: kubectl cronjob-doctor explain {name} -n {first}",
+                        api.target.context,
+                        found.join(", ")
+                    )));
+                }
                 // report_cmd's message speaks of "the input"; here the input is the cluster.
                 let msg = not_found(name, Some(&ns), &names).replacen(" in the input", "", 1);
                 return Err(UsageError(format!(
