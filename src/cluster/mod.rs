@@ -67,18 +67,24 @@ pub fn failure(api: &Api, what: &str, e: &ApiError) -> String {
             t.context
         ),
     };
-    // kube prefixes transport errors with its own variant names; they mean nothing to users.
-    let detail = e.to_string();
-    let detail = detail
-        .strip_prefix("ServiceError: ")
-        .or_else(|| detail.strip_prefix("HyperError: "))
-        .unwrap_or(&detail);
+    let detail = plain_detail(e);
     // The whole message is scrubbed: kube and hyper errors may name the URL too.
     config::redact_userinfo(&format!(
         "{what} failed for {}: {detail}. {}.",
         t.describe(),
         capitalize(&hint)
     ))
+}
+
+/// An error as users should read it: kube prefixes transport errors with its own variant
+/// names, which mean nothing to them.
+fn plain_detail(e: &ApiError) -> String {
+    let detail = e.to_string();
+    detail
+        .strip_prefix("ServiceError: ")
+        .or_else(|| detail.strip_prefix("HyperError: "))
+        .unwrap_or(&detail)
+        .to_string()
 }
 
 fn looks_like_tls(msg: &str) -> bool {
@@ -139,7 +145,10 @@ pub fn evidence_missing(what: &str, e: &ApiError) -> String {
         ApiError::Status { code: 403, message } => evidence_note(what, message),
         _ => {
             let (title, consequence, _) = evidence_parts(what);
-            format!("{title}: could not be read ({e}); {consequence}")
+            config::redact_userinfo(&format!(
+                "{title}: could not be read ({}); {consequence}",
+                plain_detail(e)
+            ))
         }
     }
 }
