@@ -324,6 +324,11 @@ fn failing_pods_or_events_become_a_note_in_explain() {
             );
             let note = format!("note: {title}: could not be read (");
             assert!(out.stdout.contains(&note), "{what} {fault}: {}", out.stdout);
+            assert!(
+                !out.stdout.contains("ServiceError"),
+                "no client-internal names: {}",
+                out.stdout
+            );
         }
     }
 }
