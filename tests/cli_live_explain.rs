@@ -263,3 +263,113 @@ fn pod_reasons_and_events_come_through_live() {
             .any(|l| l.contains("fieldSelector=involvedObject.name=crash-29916180-abcde"))
     );
 }
+
+/// `explain NAME` without `-n` that finds nothing in the context's namespace looks across
+/// namespaces and says where the CronJob is, with the command to run.
+#[test]
+fn a_cronjob_in_another_namespace_is_pointed_to() {
+    let live = Live::files(
+        &[example("forbid-blocked-by-hung-job.yaml")],
+        Some("default"),
+    );
+    let mut c = live.cmd();
+    c.args(["explain", "backup"]);
+    let out = run(c);
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert_eq!(
+        out.stderr.trim(),
+        "error: no CronJob \"backup\" in namespace default (context fake); found in ops: kubectl cronjob-doctor explain backup -n ops"
+    );
+    assert!(out.stdout.is_empty());
+    assert!(
+        live.lines().iter().any(
+            |l| l == "GET /apis/batch/v1/cronjobs?fieldSelector=metadata.name=backup&limit=500"
+        ),
+        "{:#?}",
+        live.lines()
+    );
+
+    // With -n the user chose the namespace: no look-around, the usual message.
+    let before = live.lines().len();
+    let mut c = live.cmd();
+    c.args(["explain", "backup", "-n", "default"]);
+    let out = run(c);
+    assert_eq!(out.code, 2);
+    assert!(!out.stderr.contains("found in"), "{}", out.stderr);
+    assert!(
+        live.lines()[before..]
+            .iter()
+            .all(|l| !l.starts_with("GET /apis/batch/v1/cronjobs?")),
+        "{:#?}",
+        live.lines()
+    );
+
+    // Not allowed to list across namespaces: the usual message, no error about the LIST.
+    live.server.set_access_rules(vec![
+        fake_apiserver::AccessRule::allow("list", "cronjobs").in_namespace("default"),
+        fake_apiserver::AccessRule::deny("list", "cronjobs"),
+    ]);
+    let mut c = live.cmd();
+    c.args(["explain", "backup"]);
+    let out = run(c);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .starts_with("error: no CronJob named \"backup\" in namespace default")
+            && !out.stderr.contains("found in")
+            && !out.stderr.contains("forbidden"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn every_namespace_holding_the_name_is_listed() {
+    let yaml = |ns: &str| {
+        format!(
+            "apiVersion: batch/v1\nkind: CronJob\nmetadata: {{name: backup, namespace: {ns}}}\nspec:\n  schedule: \"0 3 * * *\"\n  jobTemplate: {{spec: {{template: {{spec: {{restartPolicy: Never, containers: [{{name: c, image: i}}]}}}}}}}}\n"
+        )
+    };
+    let live = Live::yaml(
+        &format!("{}---\n{}---\n{}", yaml("prod"), yaml("ops"), yaml("a-ops")),
+        Some("default"),
+    );
+    let mut c = live.cmd();
+    c.args(["explain", "backup"]);
+    let out = run(c);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .trim()
+            .ends_with("found in a-ops, ops, prod: kubectl cronjob-doctor explain backup -n a-ops"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// Names and namespaces are checked before anything is sent (issue 9).
+#[test]
+fn invalid_names_and_namespaces_are_refused_before_any_request() {
+    let live = Live::files(&[example("forbid-blocked-by-hung-job.yaml")], Some("ops"));
+    for args in [
+        &["explain", "backup#"][..],
+        &["explain", "a/../b"],
+        &["explain", ""],
+        &["explain", "backup", "-n", "ops/../kube-system"],
+        &["explain", "backup", "-n", "%2F"],
+        &["scan", "-n", "ops?x="],
+        &["scan", "-n", ""],
+    ] {
+        let mut c = live.cmd();
+        c.args(args);
+        let out = run(c);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("error: invalid CronJob name")
+                || out.stderr.contains("error: invalid namespace"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    assert!(live.lines().is_empty(), "{:#?}", live.lines());
+}

@@ -297,3 +297,157 @@ fn explain_without_a_name_or_files_says_what_it_needs() {
         out.stderr
     );
 }
+
+/// Every way a request for evidence can fail, for (explain, scan) on Pods and Events.
+fn evidence_faults(path: &str) -> Vec<(&'static str, Fault)> {
+    vec![
+        ("500", Fault::internal_error("list", path)),
+        ("429", Fault::too_many_requests("list", path, 0)),
+        ("404", Fault::not_found("list", path)),
+        ("dropped", Fault::drop_connection("list", path)),
+    ]
+}
+
+#[test]
+fn failing_pods_or_events_become_a_note_in_explain() {
+    for (what, title) in [("pods", "Pods"), ("events", "Events")] {
+        for (fault, f) in evidence_faults(&format!("**/{what}")) {
+            let live = forbid();
+            live.server.inject(f);
+            let out = explain(&live, &[]);
+            assert_eq!(out.code, 1, "{what} {fault}: {out:?}", out = out.stderr);
+            assert!(
+                out.stdout
+                    .contains("Forbid is blocked by job backup-29914740"),
+                "{what} {fault}: {}",
+                out.stdout
+            );
+            let note = format!("note: {title}: could not be read (");
+            assert!(out.stdout.contains(&note), "{what} {fault}: {}", out.stdout);
+            assert!(
+                !out.stdout.contains("ServiceError"),
+                "no client-internal names: {}",
+                out.stdout
+            );
+        }
+    }
+}
+
+#[test]
+fn failing_pods_or_events_become_a_note_in_scan() {
+    for (what, title) in [("pods", "Pods"), ("events", "Events")] {
+        for (fault, f) in evidence_faults(&format!("**/{what}")) {
+            let live = forbid();
+            live.server.inject(f);
+            let mut c = live.cmd();
+            c.args(["scan", "-A"]);
+            let out = run(c);
+            assert_eq!(out.code, 1, "{what} {fault}: {}", out.stderr);
+            let note = format!("note: {title}: could not be read (");
+            assert!(
+                out.stdout.lines().any(|l| l.starts_with(&note)),
+                "{what} {fault}: {}",
+                out.stdout
+            );
+            assert!(out.stdout.contains("backup"), "{}", out.stdout);
+            // The JSON report: the same note, and the evidence flag says what is missing.
+            let (v, _) = json({
+                let mut c = live.cmd();
+                c.args(["scan", "-A"]);
+                c
+            });
+            assert!(
+                v["notes"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|n| n.as_str().unwrap().starts_with(&note["note: ".len()..])),
+                "{}",
+                v["notes"]
+            );
+        }
+    }
+}
+
+#[test]
+fn a_failing_version_becomes_a_note() {
+    let live = forbid();
+    live.server.inject(Fault::internal_error("get", "/version"));
+    let out = explain(&live, &[]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("note: could not read the server version (500"),
+        "{}",
+        out.stdout
+    );
+    let mut c = live.cmd();
+    c.args(["scan", "-A"]);
+    let out = run(c);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("note: could not read the server version (500"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn jobs_stay_required_in_scan() {
+    let live = forbid();
+    live.server
+        .inject(Fault::internal_error("list", "/apis/batch/v1/jobs"));
+    let mut c = live.cmd();
+    c.args(["scan", "-A"]);
+    let out = run(c);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("LIST /apis/batch/v1/jobs failed"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn credentials_in_the_server_url_are_never_printed() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = std::env::temp_dir().join(format!("cjd-userinfo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kc = dir.join("config");
+    let server = format!("http://admin:SECRET@127.0.0.1:{port}");
+    let ctx = fake_apiserver::KubeContext {
+        name: "prod",
+        server: &server,
+        namespace: None,
+        token: "TOKEN-SECRET",
+    };
+    fake_apiserver::write_kubeconfig_file(&kc, &[ctx], "prod").unwrap();
+    for args in [
+        &["explain", "backup"][..],
+        &["explain", "backup", "-o", "json"],
+        &["scan", "-A"],
+        &["suspend", "backup", "--dry-run=server"],
+        &["unsuspend", "backup", "--yes"],
+        &["trigger", "backup", "--dry-run=server"],
+    ] {
+        let mut c = doctor();
+        c.env("KUBECONFIG", &kc).args(args);
+        let out = run(c);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        for text in [&out.stdout, &out.stderr] {
+            assert!(!text.contains("SECRET"), "{args:?}: {text}");
+        }
+        assert!(
+            out.stderr
+                .contains(&format!("http://REDACTED@127.0.0.1:{port}/")),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -340,3 +340,76 @@ fn scan_pages_through_large_lists() {
     assert_eq!(continued.len(), 2);
     assert!(continued.iter().all(|l| l.contains("limit=500")));
 }
+
+/// A continue token that expires mid-list (410 Expired, etcd compacted the snapshot): the
+/// list starts again from the first page, once, as client-go's pager does; every CronJob is
+/// diagnosed exactly once and a note says the list was restarted. A second expiry is an error.
+#[test]
+fn an_expired_continue_token_restarts_the_list_once() {
+    use fake_apiserver::Fault;
+    let live = all_examples();
+    let (baseline, _) = json({
+        let mut c = live.cmd();
+        c.args(["scan", "-A"]);
+        c
+    });
+    // Two items a page: every list pages, and the CronJob list has a later page to expire.
+    live.server.set_page_cap(Some(2));
+    live.server
+        .inject(Fault::expired_continue("list", "/apis/batch/v1/cronjobs").once());
+    let before = live.lines().len();
+    let (v, out) = json({
+        let mut c = live.cmd();
+        c.args(["scan", "-A"]);
+        c
+    });
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let names = |v: &Value| -> Vec<String> {
+        v["cronJobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| format!("{}/{}", c["namespace"], c["name"]))
+            .collect()
+    };
+    assert_eq!(names(&v), names(&baseline), "each CronJob once, same order");
+    assert_eq!(
+        v["cronJobs"], baseline["cronJobs"],
+        "the same diagnosis as without the expiry"
+    );
+    let notes: Vec<&str> = v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert!(
+        notes.iter().any(|n| n.starts_with(
+            "LIST /apis/batch/v1/cronjobs: the continue token expired while paging (410 Gone: The provided continue parameter is too old"
+        ) && n.contains("restarted from the beginning once")),
+        "{notes:?}"
+    );
+    // In the log: a first page, a continued page that expired, then a first page again.
+    let cron_jobs: Vec<String> = live.lines()[before..]
+        .iter()
+        .filter(|l| l.starts_with("GET /apis/batch/v1/cronjobs?"))
+        .cloned()
+        .collect();
+    let firsts = cron_jobs
+        .iter()
+        .filter(|l| !l.contains("continue="))
+        .count();
+    assert_eq!(firsts, 2, "{cron_jobs:#?}");
+    assert!(cron_jobs[1].contains("continue="), "{cron_jobs:#?}");
+
+    // Expiring again after the restart: the scan gives up with the request that failed.
+    live.server
+        .inject(Fault::expired_continue("list", "/apis/batch/v1/cronjobs").times(2));
+    let out = scan(&live, &["-A"]);
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert!(
+        out.stderr.contains("LIST /apis/batch/v1/cronjobs failed") && out.stderr.contains("410"),
+        "{}",
+        out.stderr
+    );
+}

@@ -21,12 +21,17 @@ pub const OPERATOR_ROLE: &str = "deploy/rbac/operator.yaml";
 /// A failed write, said so the user knows what was tried, whether anything changed, and what
 /// to do next.
 pub fn write_failure(s: &Session, what: &str, e: &ApiError, permission: &str) -> String {
+    crate::cluster::config::redact_userinfo(&write_failure_text(s, what, e, permission))
+}
+
+fn write_failure_text(s: &Session, what: &str, e: &ApiError, permission: &str) -> String {
     match e {
         ApiError::Status { code: 403, message } => format!(
             "{what} was refused: {message}. That request changed nothing. The operator role grants {permission}: \
              apply {OPERATOR_ROLE} and bind it to you (see its header), or ask a cluster admin"
         ),
         ApiError::Status { .. } => format!("{} That request changed nothing.", s.failure(what, e)),
+        ApiError::Refused(why) => format!("{what} was not sent: {why}. Nothing was changed."),
         // No answer: the server may or may not have acted on it.
         ApiError::Transport(_) => format!(
             "{} Whether the server applied it is unknown: check with `kubectl get cronjobs,jobs -n {}` before trying again.",

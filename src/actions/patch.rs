@@ -19,6 +19,7 @@ use super::session::{Session, cron_job_model};
 use super::write::MERGE_PATCH;
 use super::{no_terminal, write_failure};
 use crate::cluster::http::ApiError;
+use crate::cluster::request::ApiPath;
 use crate::commands::exit;
 
 /// Conflicts re-evaluated before giving up (someone keeps writing the object).
@@ -62,6 +63,8 @@ pub async fn run(
     let mut original: Option<CronJob> = None;
     let mut conflicts = 0;
     loop {
+        // Every round starts from dry runs only; the real patches need this round's consent.
+        s.unconfirmed();
         let (_, cj) = s.cron_job(name).await?;
         let jobs = if with_jobs {
             s.jobs_of(&cj).await?
@@ -100,7 +103,7 @@ pub async fn run(
         if a.dry_run == DryRun::Client {
             out.line("--dry-run=client: nothing was sent. The requests would be:");
             for p in &ev.patches {
-                let q = crate::cluster::list::url(&path(s, name, p), &params(false));
+                let q = crate::cluster::request::target(&path(s, name, p), &params(false));
                 out.line(request_text("PATCH", &q, MERGE_PATCH, &p.body).trim_end());
             }
             return Ok(exit::OK);
@@ -146,7 +149,9 @@ pub async fn run(
         }
         out.line("Server-side dry run: accepted.");
         match confirm::ask(&ev.question, a.yes) {
-            Consent::Given => {}
+            Consent::Given => {
+                s.confirmed();
+            }
             Consent::Declined => return Err("not confirmed: nothing was changed".into()),
             Consent::NoTerminal => return Err(no_terminal("nothing was changed")),
         }
@@ -229,10 +234,10 @@ fn params(dry: bool) -> Vec<(&'static str, String)> {
     p
 }
 
-fn path(s: &Session, name: &str, p: &PlannedPatch) -> String {
+fn path(s: &Session, name: &str, p: &PlannedPatch) -> ApiPath {
     let base = s.path("cronjobs", name);
     match p.subresource {
-        Some(sub) => format!("{base}/{sub}"),
+        Some(sub) => base.subresource(sub),
         None => base,
     }
 }

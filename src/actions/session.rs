@@ -8,10 +8,12 @@ use doctor::model::{CronJob, Job, Pod};
 use http::Method;
 use serde_json::{Value, json};
 
-use super::write::{JSON, Writer};
+use super::args::DryRun;
+use super::write::{JSON, Writer, access_review_path};
 use crate::cli::KubeArgs;
 use crate::cluster::http::{Api, ApiError};
-use crate::cluster::list::{collection, list_all, url};
+use crate::cluster::list::{collection, list_all};
+use crate::cluster::request::ApiPath;
 use crate::cluster::{self, config, fetch};
 
 pub struct Session {
@@ -31,34 +33,51 @@ pub enum Access {
 }
 
 impl Session {
-    /// Resolve the kubeconfig like `cluster::connect` does, keeping a writer on the client.
-    pub async fn connect(kube: &KubeArgs, namespace: Option<&str>) -> Result<Session, String> {
+    /// Resolve the kubeconfig like `cluster::connect` does, keeping a writer on the client
+    /// (unable to write for real in a `--dry-run` session, and disarmed until [`confirmed`]).
+    /// The namespace, from `-n` or the context, is validated here: no request is made.
+    ///
+    /// [`confirmed`]: Session::confirmed
+    pub async fn connect(
+        kube: &KubeArgs,
+        namespace: Option<&str>,
+        dry_run: DryRun,
+    ) -> Result<Session, String> {
         let timeout = config::parse_timeout(&kube.request_timeout)?;
         let (cfg, target) = config::load(kube).await?;
         let client = kube::Client::try_from(cfg).map_err(|e| {
-            format!(
+            config::redact_userinfo(&format!(
                 "cannot set up a client for {}: {}",
                 target.describe(),
                 cluster::http::error_chain(&e)
-            )
+            ))
         })?;
         let ns = namespace.map_or_else(|| target.namespace.clone(), str::to_string);
+        doctor::names::namespace(&ns).map_err(|e| format!("{e}; nothing was sent"))?;
         Ok(Session {
             api: Api::new(client.clone(), target, timeout, true),
-            writer: Writer::new(client, timeout),
+            writer: Writer::new(client, timeout, dry_run != DryRun::None),
             ns,
         })
+    }
+
+    /// The user said yes (or passed --yes): real writes may be sent. False in a dry run.
+    pub fn confirmed(&self) -> bool {
+        self.writer.arm()
+    }
+
+    /// Before asking again: back to dry runs only.
+    pub fn unconfirmed(&self) {
+        self.writer.disarm()
     }
 
     pub fn context(&self) -> &str {
         &self.api.target.context
     }
 
-    pub fn path(&self, resource: &str, name: &str) -> String {
-        format!(
-            "{}/{name}",
-            collection("batch/v1", resource, Some(&self.ns))
-        )
+    /// `batch/v1` object path in this namespace, segments encoded.
+    pub fn path(&self, resource: &str, name: &str) -> ApiPath {
+        ApiPath::item("batch/v1", resource, &self.ns, name)
     }
 
     /// The message for a failed request: what was tried, on which cluster, what to do.
@@ -69,7 +88,7 @@ impl Session {
     /// GET the CronJob as JSON (with its resourceVersion) and as the model.
     pub async fn cron_job(&self, name: &str) -> Result<(Value, CronJob), String> {
         let path = self.path("cronjobs", name);
-        let raw: Value = match self.api.get(&path).await {
+        let raw: Value = match self.api.get(&path, &[]).await {
             Ok(b) => serde_json::from_slice(&b)
                 .map_err(|e| format!("GET {path}: unexpected answer (not JSON: {e})"))?,
             Err(ApiError::Status { code: 404, .. }) => {
@@ -127,8 +146,12 @@ impl Session {
                 "namespace": self.ns, "verb": verb, "group": group, "resource": resource,
             }},
         });
-        let path = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
-        match self.writer.send(Method::POST, path, JSON, &review).await {
+        let path = access_review_path();
+        match self
+            .writer
+            .send(Method::POST, &path, &[], JSON, &review)
+            .await
+        {
             Ok(r) if r["status"]["allowed"] == true => Access::Allowed,
             Ok(r) => {
                 let why = ["reason", "evaluationError"]
@@ -146,13 +169,13 @@ impl Session {
     pub async fn send(
         &self,
         method: Method,
-        path: &str,
+        path: &ApiPath,
         params: &[(&str, String)],
         content_type: &str,
         body: &Value,
     ) -> Result<Value, ApiError> {
         self.writer
-            .send(method, &url(path, params), content_type, body)
+            .send(method, path, params, content_type, body)
             .await
     }
 }

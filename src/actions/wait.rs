@@ -93,7 +93,7 @@ pub async fn follow(
             .unwrap_or_default()
     ));
     loop {
-        let raw: Value = match s.api.get(&path).await {
+        let raw: Value = match s.api.get(&path, &[]).await {
             Ok(b) => serde_json::from_slice(&b)
                 .map_err(|e| format!("GET {path}: unexpected answer (not JSON: {e})"))?,
             Err(ApiError::Status { code: 404, .. }) => {

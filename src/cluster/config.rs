@@ -32,6 +32,38 @@ impl Target {
     }
 }
 
+/// `text` with the userinfo of every URL in it (`https://admin:SECRET@host`) replaced by
+/// `REDACTED`: a kubeconfig may carry credentials in its server URL, and every message that
+/// names the server, or passes on an error that does, must not print them.
+pub fn redact_userinfo(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("://") {
+        let (head, tail) = rest.split_at(i + 3);
+        out.push_str(head);
+        // The authority ends at the path, query or fragment, or where the URL ends in prose.
+        let end = tail
+            .find(|c: char| {
+                matches!(
+                    c,
+                    '/' | '?' | '#' | '"' | '\'' | '(' | ')' | '<' | '>' | ','
+                ) || c.is_whitespace()
+            })
+            .unwrap_or(tail.len());
+        let authority = &tail[..end];
+        match authority.rfind('@') {
+            Some(at) => {
+                out.push_str("REDACTED");
+                out.push_str(&authority[at..]);
+            }
+            None => out.push_str(authority),
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// `--request-timeout` as kubectl reads it: `0` (no limit), a number of seconds, or a Go-style
 /// duration made of `h`, `m`, `s`, `ms` parts (`1m30s`).
 pub fn parse_timeout(s: &str) -> Result<Option<Duration>, String> {
@@ -121,7 +153,7 @@ pub async fn load(args: &KubeArgs) -> Result<(kube::Config, Target), String> {
     match kubeconfig_paths(args) {
         Some((paths, source)) => {
             let kc = read_kubeconfig(&paths, args.kubeconfig.is_some())
-                .map_err(|e| format!("{e} (from {source})"))?;
+                .map_err(|e| redact_userinfo(&format!("{e} (from {source})")))?;
             let context = args
                 .context
                 .clone()
@@ -140,7 +172,7 @@ pub async fn load(args: &KubeArgs) -> Result<(kube::Config, Target), String> {
                     } else {
                         format!("context {context:?}")
                     };
-                    format!("cannot use {ctx} from {source}: {e}")
+                    redact_userinfo(&format!("cannot use {ctx} from {source}: {e}"))
                 })?;
             target = Target {
                 context: if context.is_empty() {
@@ -148,7 +180,7 @@ pub async fn load(args: &KubeArgs) -> Result<(kube::Config, Target), String> {
                 } else {
                     context
                 },
-                server: config.cluster_url.to_string(),
+                server: redact_userinfo(&config.cluster_url.to_string()),
                 source,
                 namespace: config.default_namespace.clone(),
             };
@@ -159,7 +191,7 @@ pub async fn load(args: &KubeArgs) -> Result<(kube::Config, Target), String> {
             })?;
             target = Target {
                 context: "in-cluster".into(),
-                server: config.cluster_url.to_string(),
+                server: redact_userinfo(&config.cluster_url.to_string()),
                 source: "the pod's service account".into(),
                 namespace: config.default_namespace.clone(),
             };
@@ -184,5 +216,23 @@ mod tests {
         assert!(parse_timeout("soon").is_err());
         assert!(parse_timeout("").is_err());
         assert!(parse_timeout("5x").is_err());
+    }
+
+    #[test]
+    fn userinfo_is_redacted_wherever_a_url_appears() {
+        assert_eq!(
+            redact_userinfo("https://admin:SECRET@host:6443/"),
+            "https://REDACTED@host:6443/"
+        );
+        assert_eq!(
+            redact_userinfo(
+                "context prod (http://a:b@127.0.0.1:1/, from x): error trying to connect to https://u:p@h?x#y"
+            ),
+            "context prod (http://REDACTED@127.0.0.1:1/, from x): error trying to connect to https://REDACTED@h?x#y"
+        );
+        assert_eq!(redact_userinfo("https://p@ss:w@rd@h"), "https://REDACTED@h");
+        assert_eq!(redact_userinfo("no url, user@host"), "no url, user@host");
+        assert_eq!(redact_userinfo("https://h/a@b"), "https://h/a@b");
+        assert_eq!(redact_userinfo("x://"), "x://");
     }
 }

@@ -9,7 +9,8 @@ use doctor::model::{CronJob, Event, Job, Snapshot};
 
 use super::http::{Api, ApiError};
 use super::list::{collection, list_all};
-use super::{convert, evidence_note, wire};
+use super::request::ApiPath;
+use super::{convert, evidence_missing, evidence_note, wire};
 
 /// Finished Jobs whose Pods are fetched besides the unfinished ones: the timeline shows the
 /// last few runs and `jobs-failing` reads their Pods.
@@ -62,8 +63,8 @@ pub fn related_job(cj: &CronJob, j: &Job) -> bool {
 }
 
 pub async fn explain(api: &Api, ns: &str, name: &str) -> Result<Snapshot, FetchError> {
-    let cj_path = format!("{}/{name}", collection("batch/v1", "cronjobs", Some(ns)));
-    let cj = match api.get(&cj_path).await {
+    let cj_path = ApiPath::item("batch/v1", "cronjobs", ns, name);
+    let cj = match api.get(&cj_path, &[]).await {
         Ok(body) => serde_json::from_slice::<wire::CronJob>(&body)
             .map(convert::cron_job)
             .map_err(|e| {
@@ -137,20 +138,20 @@ pub async fn explain(api: &Api, ns: &str, name: &str) -> Result<Snapshot, FetchE
         let pods_path = collection("v1", "pods", Some(ns));
         let names = pod_jobs.iter().copied().collect::<Vec<_>>().join(",");
         let mut pods = Vec::new();
-        let mut forbidden = None;
+        let mut failed = None;
         for selector in pod_selectors(&format!(" in ({names})")) {
             let keep = |w: wire::Pod| Some(convert::pod(w));
             match list_all(api, &pods_path, &[("labelSelector", selector)], keep, None).await {
                 Ok(mut p) => pods.append(&mut p),
-                Err(ApiError::Status { code: 403, message }) => {
-                    forbidden = Some(message);
+                // Pods are evidence: whatever the failure, the diagnosis goes on without them.
+                Err(e) => {
+                    failed = Some(e);
                     break;
                 }
-                Err(e) => return Err(FetchError::Api(format!("LIST {pods_path}"), e)),
             }
         }
-        match forbidden {
-            Some(message) => snap.notes.push(evidence_note("pods", &message)),
+        match failed {
+            Some(e) => snap.notes.push(evidence_missing("pods", &e)),
             None => {
                 snap.pods = pods;
                 snap.evidence.pods = true;
@@ -172,18 +173,30 @@ pub async fn explain(api: &Api, ns: &str, name: &str) -> Result<Snapshot, FetchE
             snap.events = events;
             snap.evidence.events = true;
         }
-        Err(ApiError::Status { code: 403, message }) => {
-            snap.notes.push(evidence_note("events", &message))
-        }
-        Err(e) => {
-            return Err(FetchError::Api(
-                format!("LIST {}", collection("v1", "events", Some(ns))),
-                e,
-            ));
-        }
+        // Events are evidence too: any failure is a note.
+        Err(e) => snap.notes.push(evidence_missing("events", &e)),
     }
     snap.cron_jobs.push(cj);
     Ok(snap)
+}
+
+/// Namespaces that hold a CronJob named `name`: one LIST across the cluster, narrowed by
+/// field selector, for "not here, but there" when `explain NAME` was run without `-n`.
+pub async fn namespaces_with(api: &Api, name: &str) -> Result<Vec<String>, ApiError> {
+    let path = collection("batch/v1", "cronjobs", None);
+    let mut found = list_all(
+        api,
+        &path,
+        &[("fieldSelector", format!("metadata.name={name}"))],
+        // The server filters; checking the name again costs nothing and guards a server
+        // that ignored the selector.
+        |c: wire::CronJob| (c.metadata.name == name).then_some(c.metadata.namespace),
+        None,
+    )
+    .await?;
+    found.sort();
+    found.dedup();
+    Ok(found)
 }
 
 /// Events whose `involvedObject.name` is one of `names` (the core matches Events to objects

@@ -12,6 +12,7 @@ use jiff::Timestamp;
 use kube::client::Body;
 
 use super::config::Target;
+use super::request::{ApiPath, target};
 use super::wire;
 
 pub const MAX_ATTEMPTS: u32 = 3;
@@ -25,13 +26,15 @@ pub enum ApiError {
     Status { code: u16, message: String },
     /// No usable answer: connection refused, TLS, DNS, credentials plugin, timeout.
     Transport(String),
+    /// Never sent: the request broke a rule of this session (a real write in a dry run).
+    Refused(String),
 }
 
 impl ApiError {
     pub fn code(&self) -> Option<u16> {
         match self {
             ApiError::Status { code, .. } => Some(*code),
-            ApiError::Transport(_) => None,
+            ApiError::Transport(_) | ApiError::Refused(_) => None,
         }
     }
 }
@@ -50,7 +53,7 @@ impl std::fmt::Display for ApiError {
                 }
                 Ok(())
             }
-            ApiError::Transport(m) => f.write_str(m),
+            ApiError::Transport(m) | ApiError::Refused(m) => f.write_str(m),
         }
     }
 }
@@ -113,8 +116,10 @@ impl Api {
         }
     }
 
-    /// GET `path_and_query` and return the body of a 2xx answer.
-    pub async fn get(&self, path_and_query: &str) -> Result<Bytes, ApiError> {
+    /// GET `path` with `params` (both encoded by `request`) and return the body of a 2xx
+    /// answer.
+    pub async fn get(&self, path: &ApiPath, params: &[(&str, String)]) -> Result<Bytes, ApiError> {
+        let path_and_query = &target(path, params);
         let started = Instant::now();
         let deadline = self.timeout.map(|t| started + t);
         let mut attempt = 1;
@@ -159,10 +164,12 @@ impl Api {
             }
             if self.notices {
                 eprintln!(
-                    "retrying GET {} in {} (attempt {} of {MAX_ATTEMPTS}): {err}",
-                    path_only(path_and_query),
-                    humantime(wait),
-                    attempt + 1
+                    "{}",
+                    super::config::redact_userinfo(&format!(
+                        "retrying GET {path} in {} (attempt {} of {MAX_ATTEMPTS}): {err}",
+                        humantime(wait),
+                        attempt + 1
+                    ))
                 );
             }
             tokio::time::sleep(wait).await;
@@ -240,6 +247,7 @@ fn retry_exhausted(err: ApiError, attempts: u32) -> ApiError {
         ApiError::Transport(m) => {
             ApiError::Transport(format!("{m} (gave up after {attempts} attempts)"))
         }
+        refused @ ApiError::Refused(_) => refused,
     }
 }
 
@@ -290,10 +298,6 @@ pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
         src = s.source();
     }
     out
-}
-
-fn path_only(p: &str) -> &str {
-    p.split('?').next().unwrap_or(p)
 }
 
 /// `1s`, `250ms`, `1m30s`.

@@ -6,50 +6,24 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde::de::DeserializeOwned;
 
 use super::http::{Api, ApiError};
+use super::request::ApiPath;
 use super::wire;
 
 /// Items per page. 500 is what kubectl and client-go informers use: large enough that
 /// per-request latency is amortised, small enough that one page stays a few megabytes.
 pub const PAGE: usize = 500;
 
-/// Percent-encode a query value (selectors contain `=`, `,`, spaces and parentheses; continue
-/// tokens contain `=` and `/`).
-pub fn encode(v: &str) -> String {
-    let mut out = String::with_capacity(v.len());
-    for b in v.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
-}
-
-/// `path?k=v&…` with encoded values.
-pub fn url(path: &str, params: &[(&str, String)]) -> String {
-    let mut u = path.to_string();
-    for (i, (k, v)) in params.iter().enumerate() {
-        u.push(if i == 0 { '?' } else { '&' });
-        u.push_str(k);
-        u.push('=');
-        u.push_str(&encode(v));
-    }
-    u
-}
-
 /// One LIST, a page at a time.
 pub struct Pager<'a> {
     api: &'a Api,
-    path: &'a str,
+    path: &'a ApiPath,
     params: &'a [(&'a str, String)],
     cont: Option<String>,
     done: bool,
 }
 
 impl<'a> Pager<'a> {
-    pub fn new(api: &'a Api, path: &'a str, params: &'a [(&'a str, String)]) -> Self {
+    pub fn new(api: &'a Api, path: &'a ApiPath, params: &'a [(&'a str, String)]) -> Self {
         Pager {
             api,
             path,
@@ -64,7 +38,8 @@ impl<'a> Pager<'a> {
         self.cont.is_some()
     }
 
-    fn restart(&mut self) {
+    /// Start again from the first page (after an expired continue token).
+    pub fn restart(&mut self) {
         self.cont = None;
         self.done = false;
     }
@@ -80,7 +55,7 @@ impl<'a> Pager<'a> {
         if let Some(c) = &self.cont {
             q.push(("continue", c.clone()));
         }
-        let body = self.api.get(&url(self.path, &q)).await?;
+        let body = self.api.get(self.path, &q).await?;
         let page: wire::List<W> = serde_json::from_slice(&body).map_err(|e| {
             ApiError::Transport(format!("unexpected answer to GET {}: {e}", self.path))
         })?;
@@ -98,7 +73,7 @@ impl<'a> Pager<'a> {
 /// it points into was compacted) restarts the list once, as kubectl does.
 pub async fn list_all<W, M>(
     api: &Api,
-    path: &str,
+    path: &ApiPath,
     params: &[(&str, String)],
     mut keep: impl FnMut(W) -> Option<M>,
     seen: Option<&AtomicUsize>,
@@ -127,43 +102,7 @@ where
     }
 }
 
-/// Collection path of a resource, namespaced or across all namespaces.
-pub fn collection(group_version: &str, resource: &str, namespace: Option<&str>) -> String {
-    let base = if group_version == "v1" {
-        "/api/v1".to_string()
-    } else {
-        format!("/apis/{group_version}")
-    };
-    match namespace {
-        Some(ns) => format!("{base}/namespaces/{ns}/{resource}"),
-        None => format!("{base}/{resource}"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn urls_encode_selectors_and_tokens() {
-        assert_eq!(
-            url(
-                "/api/v1/namespaces/ops/pods",
-                &[
-                    ("labelSelector", "job-name in (a-1,b-2)".into()),
-                    ("limit", "500".into())
-                ]
-            ),
-            "/api/v1/namespaces/ops/pods?labelSelector=job-name%20in%20%28a-1%2Cb-2%29&limit=500"
-        );
-        assert_eq!(encode("involvedObject.name=x"), "involvedObject.name%3Dx");
-        assert_eq!(
-            collection("batch/v1", "cronjobs", None),
-            "/apis/batch/v1/cronjobs"
-        );
-        assert_eq!(
-            collection("v1", "events", Some("ops")),
-            "/api/v1/namespaces/ops/events"
-        );
-    }
+/// Collection path of a resource, namespaced or across all namespaces (segments encoded).
+pub fn collection(group_version: &str, resource: &str, namespace: Option<&str>) -> ApiPath {
+    ApiPath::collection(group_version, resource, namespace)
 }

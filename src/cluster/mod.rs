@@ -10,6 +10,7 @@ mod filter;
 pub mod http;
 pub mod list;
 pub mod progress;
+pub mod request;
 pub mod scan;
 pub mod scan_table;
 mod wire;
@@ -40,11 +41,11 @@ pub async fn connect(args: &KubeArgs, notices: bool) -> Result<Api, String> {
     let timeout = config::parse_timeout(&args.request_timeout)?;
     let (cfg, target) = config::load(args).await?;
     let client = kube::Client::try_from(cfg).map_err(|e| {
-        format!(
+        config::redact_userinfo(&format!(
             "cannot set up a client for {}: {}",
             target.describe(),
             http::error_chain(&e)
-        )
+        ))
     })?;
     Ok(Api::new(client, target, timeout, notices))
 }
@@ -66,17 +67,24 @@ pub fn failure(api: &Api, what: &str, e: &ApiError) -> String {
             t.context
         ),
     };
-    // kube prefixes transport errors with its own variant names; they mean nothing to users.
-    let detail = e.to_string();
-    let detail = detail
-        .strip_prefix("ServiceError: ")
-        .or_else(|| detail.strip_prefix("HyperError: "))
-        .unwrap_or(&detail);
-    format!(
+    let detail = plain_detail(e);
+    // The whole message is scrubbed: kube and hyper errors may name the URL too.
+    config::redact_userinfo(&format!(
         "{what} failed for {}: {detail}. {}.",
         t.describe(),
         capitalize(&hint)
-    )
+    ))
+}
+
+/// An error as users should read it: kube prefixes transport errors with its own variant
+/// names, which mean nothing to them.
+fn plain_detail(e: &ApiError) -> String {
+    let detail = e.to_string();
+    detail
+        .strip_prefix("ServiceError: ")
+        .or_else(|| detail.strip_prefix("HyperError: "))
+        .unwrap_or(&detail)
+        .to_string()
 }
 
 fn looks_like_tls(msg: &str) -> bool {
@@ -99,9 +107,9 @@ fn capitalize(s: &str) -> String {
         .unwrap_or_default()
 }
 
-/// The reduced-evidence note for a 403 on `what` (`jobs`, `pods`, `events`).
-pub fn evidence_note(what: &str, message: &str) -> String {
-    let (title, consequence, resource) = match what {
+/// Title, consequence and RBAC resource of a kind of evidence (`jobs`, `pods`, `events`).
+fn evidence_parts(what: &str) -> (&'static str, &'static str, &'static str) {
+    match what {
         "jobs" => (
             "Jobs",
             "diagnosis from the CronJob's status only",
@@ -113,7 +121,12 @@ pub fn evidence_note(what: &str, message: &str) -> String {
             "pods",
         ),
         _ => ("Events", "diagnosis from status and Jobs only", "events"),
-    };
+    }
+}
+
+/// The reduced-evidence note for a 403 on `what` (`jobs`, `pods`, `events`).
+pub fn evidence_note(what: &str, message: &str) -> String {
+    let (title, consequence, resource) = evidence_parts(what);
     let msg = if message.is_empty() {
         String::new()
     } else {
@@ -124,11 +137,28 @@ pub fn evidence_note(what: &str, message: &str) -> String {
     )
 }
 
-/// `/version` → the controller release to replay. Ok(None) when the server will not say (a
-/// 403/404 from a locked-down or unusual server); transport failures are errors, since every
-/// later request would fail the same way.
+/// The note for evidence that could not be read at all: a 403 names the grant that is
+/// missing; anything else (a 5xx or 429 after the retries, a 404, a dropped connection) says
+/// what went wrong. Pods and Events are evidence, not the subject: the diagnosis goes on.
+pub fn evidence_missing(what: &str, e: &ApiError) -> String {
+    match e {
+        ApiError::Status { code: 403, message } => evidence_note(what, message),
+        _ => {
+            let (title, consequence, _) = evidence_parts(what);
+            config::redact_userinfo(&format!(
+                "{title}: could not be read ({}); {consequence}",
+                plain_detail(e)
+            ))
+        }
+    }
+}
+
+/// `/version` → the controller release to replay. Ok(None) and a note when the server will
+/// not say (a 403/404 from a locked-down or unusual server, a 5xx or 429 after the retries):
+/// the version is evidence, the newest controller is replayed instead. A 401 and transport
+/// failures are errors, since every later request would fail the same way.
 pub async fn server_version(api: &Api) -> Result<(Option<KubeVersion>, Option<String>), ApiError> {
-    match api.get("/version").await {
+    match api.get(&request::ApiPath::version(), &[]).await {
         Ok(body) => {
             let v: wire::VersionInfo = serde_json::from_slice(&body).unwrap_or_default();
             let minor = v.minor.trim_end_matches(|c: char| !c.is_ascii_digit());
@@ -146,7 +176,7 @@ pub async fn server_version(api: &Api) -> Result<(Option<KubeVersion>, Option<St
             });
             Ok((parsed, note))
         }
-        Err(ApiError::Status { code, message }) if code != 401 && code < 500 => Ok((
+        Err(ApiError::Status { code, message }) if code != 401 => Ok((
             None,
             Some(format!(
                 "could not read the server version ({code}: {message}); replaying the newest controller (v{}) — pass --kube-version",

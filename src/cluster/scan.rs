@@ -24,12 +24,27 @@ use super::fetch::pod_selectors;
 use super::http::{Api, ApiError};
 use super::list::{Pager, collection};
 pub use super::progress::{Progress, thousands};
+use super::request::ApiPath;
 use super::wire::Listed;
-use super::{convert, evidence_note, wire};
+use super::{convert, evidence_missing, wire};
 
 /// `a` vs `b` in key order: `ns/` prefixes, so `a-b` sorts before `a` as in etcd.
 fn key_cmp(a: &str, b: &str) -> Cmp {
     a.bytes().chain([b'/']).cmp(b.bytes().chain([b'/']))
+}
+
+/// `namespace/name`: an item's place in LIST order.
+fn item_key(i: &impl Listed) -> String {
+    format!("{}/{}", i.listed_namespace(), i.listed_name())
+}
+
+/// An item against a `namespace/name` key, in LIST order (bytes of `namespace/name`).
+fn key_cmp_item(i: &impl Listed, key: &str) -> Cmp {
+    i.listed_namespace()
+        .bytes()
+        .chain([b'/'])
+        .chain(i.listed_name().bytes())
+        .cmp(key.bytes())
 }
 
 /// What the lists deliver, converted and filtered.
@@ -46,6 +61,8 @@ enum Msg {
     Page(usize, Batch, Option<String>, bool),
     Done(usize),
     Failed(usize, String, ApiError),
+    /// The list's continue token expired and it started again from the first page.
+    Restarted(String, ApiError),
 }
 
 const CRON_JOBS: usize = 0;
@@ -60,7 +77,7 @@ const STREAMS: usize = 5;
 async fn stream<W, M>(
     api: Api,
     id: usize,
-    path: String,
+    path: ApiPath,
     params: Vec<(&'static str, String)>,
     convert: fn(W) -> Option<M>,
     wrap: fn(Vec<M>) -> Batch,
@@ -72,6 +89,11 @@ async fn stream<W, M>(
 {
     let mut pager = Pager::new(&api, &path, &params);
     let mut frontier: Option<String> = None;
+    // `namespace/name` of the last raw item delivered, and after a restart the key up to
+    // which items were delivered already (skipped when the list comes round again).
+    let mut last_key: Option<String> = None;
+    let mut skip_upto: Option<String> = None;
+    let mut restarted = false;
     loop {
         if let Some(mine) = &frontier {
             // Not ahead of the slowest list: its namespace is where the work is.
@@ -86,7 +108,29 @@ async fn stream<W, M>(
             }
         }
         let msg = match pager.next::<W>().await {
-            Ok(Some(items)) => {
+            // The snapshot the continue token points into was compacted (410 Expired): list
+            // again from the start, once, as client-go's pager does. What was delivered
+            // already is not delivered twice: LIST order is key order, so everything up to
+            // the last key seen is skipped.
+            Err(e @ ApiError::Status { code: 410, .. }) if pager.started() && !restarted => {
+                restarted = true;
+                pager.restart();
+                skip_upto = last_key.clone();
+                if tx.send(Msg::Restarted(path.to_string(), e)).await.is_err() {
+                    return;
+                }
+                continue;
+            }
+            Ok(Some(mut items)) => {
+                if let Some(upto) = &skip_upto {
+                    items.retain(|i| key_cmp_item(i, upto) == Cmp::Greater);
+                    if !items.is_empty() {
+                        skip_upto = None;
+                    }
+                }
+                if let Some(i) = items.last() {
+                    last_key = Some(item_key(i));
+                }
                 let c = match id {
                     CRON_JOBS => &seen.cron_jobs,
                     JOBS => &seen.jobs,
@@ -104,7 +148,7 @@ async fn stream<W, M>(
                 Msg::Page(id, wrap(kept), frontier.clone(), ordered)
             }
             Ok(None) => Msg::Done(id),
-            Err(e) => Msg::Failed(id, path.clone(), e),
+            Err(e) => Msg::Failed(id, path.to_string(), e),
         };
         let last = !matches!(msg, Msg::Page(..));
         if tx.send(msg).await.is_err() || last {
@@ -118,7 +162,8 @@ struct State {
     /// Namespace of the last item each list delivered (None: nothing yet).
     frontier: [Option<String>; STREAMS],
     done: [bool; STREAMS],
-    forbidden: [Option<String>; STREAMS],
+    /// Why a list of evidence could not be read (its note); None while it is fine.
+    missing: [Option<String>; STREAMS],
 }
 
 impl State {
@@ -139,9 +184,9 @@ impl State {
 
     fn evidence(&self) -> Evidence {
         Evidence {
-            jobs: self.forbidden[JOBS].is_none(),
-            pods: self.forbidden[PODS].is_none() && self.forbidden[PODS_NEW_LABEL].is_none(),
-            events: self.forbidden[EVENTS].is_none(),
+            jobs: self.missing[JOBS].is_none(),
+            pods: self.missing[PODS].is_none() && self.missing[PODS_NEW_LABEL].is_none(),
+            events: self.missing[EVENTS].is_none(),
         }
     }
 }
@@ -183,9 +228,9 @@ impl Buckets {
 }
 
 /// List `namespace` (None: all) and call `complete` with each namespace's snapshot, in key
-/// order, as soon as it is complete; the notes for the report at the end. A 403 on Jobs, Pods
-/// or Events becomes a note and an evidence flag; any other failure ends the scan with the
-/// request that failed.
+/// order, as soon as it is complete; the notes for the report at the end. A 403 on Jobs, or
+/// any failure on Pods or Events, becomes a note and an evidence flag; any other failure ends
+/// the scan with the request that failed.
 pub async fn scan(
     api: &Api,
     namespace: Option<&str>,
@@ -261,6 +306,7 @@ pub async fn scan(
     drop(tx);
 
     let mut st = State::default();
+    let mut restarts: Vec<String> = Vec::new();
     let mut b = Buckets::default();
     let (mut in_order, mut cron_jobs, mut events_kept) = (true, 0usize, 0usize);
     while let Some(msg) = rx.recv().await {
@@ -312,8 +358,20 @@ pub async fn scan(
                 }
             }
             Msg::Done(id) => st.done[id] = true,
-            Msg::Failed(id, _, ApiError::Status { code: 403, message }) if id != CRON_JOBS => {
-                st.forbidden[id] = Some(message);
+            Msg::Restarted(path, e) => restarts.push(format!(
+                "LIST {path}: the continue token expired while paging ({e}); the list was restarted from the beginning once, \
+                 as client-go does, and what was read already was not read twice (objects changed in between may be missing or out of date)"
+            )),
+            // CronJobs are the subject and Jobs the record of runs: only a 403 on Jobs is
+            // tolerated (as in `explain`). Pods and Events are evidence: any failure
+            // becomes a note and the scan goes on without them.
+            Msg::Failed(JOBS, _, e @ ApiError::Status { code: 403, .. }) => {
+                st.missing[JOBS] = Some(evidence_missing("jobs", &e));
+                st.done[JOBS] = true;
+            }
+            Msg::Failed(id @ (PODS | PODS_NEW_LABEL | EVENTS), _, e) => {
+                let what = if id == EVENTS { "events" } else { "pods" };
+                st.missing[id] = Some(evidence_missing(what, &e));
                 st.done[id] = true;
             }
             Msg::Failed(_, path, e) => return Err((format!("LIST {path}"), e)),
@@ -338,25 +396,21 @@ pub async fn scan(
     }
     let late = b.late;
     let mut notes = Vec::new();
-    for (id, what) in [
-        (JOBS, "jobs"),
-        (PODS, "pods"),
-        (PODS_NEW_LABEL, "pods"),
-        (EVENTS, "events"),
-    ] {
-        if let Some(m) = &st.forbidden[id]
-            && !(id == PODS_NEW_LABEL && st.forbidden[PODS].is_some())
+    for id in [JOBS, PODS, PODS_NEW_LABEL, EVENTS] {
+        if let Some(note) = &st.missing[id]
+            && !(id == PODS_NEW_LABEL && st.missing[PODS].is_some())
         {
-            notes.push(evidence_note(what, m));
+            notes.push(note.clone());
         }
     }
-    if st.forbidden[EVENTS].is_none() && events_kept == 0 && cron_jobs > 0 {
+    if st.missing[EVENTS].is_none() && events_kept == 0 && cron_jobs > 0 {
         notes.push(
             "No Events about CronJobs, Jobs or Pods: the API server keeps Events for about an hour by default; \
              the diagnosis stands on status, Job names and timestamps"
                 .into(),
         );
     }
+    notes.extend(restarts);
     if late > 0 {
         notes.push(format!(
             "the API server returned objects out of namespace order; {late} arrived after their namespace was diagnosed and were left out"

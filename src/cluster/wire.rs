@@ -359,25 +359,38 @@ pub struct Status {
 /// The namespace an item is listed under: LISTs come in `namespace/name` key order.
 pub trait Listed {
     fn listed_namespace(&self) -> &str;
+    fn listed_name(&self) -> &str;
 }
 
 impl Listed for CronJob {
     fn listed_namespace(&self) -> &str {
         &self.metadata.namespace
     }
+    fn listed_name(&self) -> &str {
+        &self.metadata.name
+    }
 }
 impl Listed for Job {
     fn listed_namespace(&self) -> &str {
         &self.metadata.namespace
+    }
+    fn listed_name(&self) -> &str {
+        &self.metadata.name
     }
 }
 impl Listed for Pod {
     fn listed_namespace(&self) -> &str {
         &self.metadata.namespace
     }
+    fn listed_name(&self) -> &str {
+        &self.metadata.name
+    }
 }
 impl Listed for Event {
     fn listed_namespace(&self) -> &str {
         &self.metadata.namespace
+    }
+    fn listed_name(&self) -> &str {
+        &self.metadata.name
     }
 }

@@ -53,7 +53,9 @@ fn live(a: &ExplainArgs) -> Result<Report, UsageError> {
             "explain needs the NAME of a CronJob to read from the cluster (or -f PATH to read files)".into(),
         ));
     };
-    // Flags are checked before any request, so a typo never waits on the network.
+    // Flags and names are checked before any request, so a typo never waits on the network
+    // and nothing hostile reaches a request path.
+    doctor::names::cron_job_name(name).map_err(|e| UsageError(e.to_string()))?;
     let zone = controller_zone(&a.replay.controller_time_zone)?;
     let flag_version = a
         .replay
@@ -77,6 +79,7 @@ fn live(a: &ExplainArgs) -> Result<Report, UsageError> {
             .namespace
             .clone()
             .unwrap_or_else(|| api.target.namespace.clone());
+        doctor::names::namespace(&ns).map_err(|e| UsageError(e.to_string()))?;
         let (server_version, version_note) = match cluster::server_version(&api).await {
             Ok(v) => v,
             Err(e) => return Err(UsageError(cluster::failure(&api, "GET /version", &e))),
@@ -84,6 +87,18 @@ fn live(a: &ExplainArgs) -> Result<Report, UsageError> {
         let snapshot = match fetch::explain(&api, &ns, name).await {
             Ok(s) => s,
             Err(fetch::FetchError::NotFound(names)) => {
+                // Not in the namespace the context chose: maybe in another one. A failure
+                // here (a 403 on the cluster-wide LIST) just leaves the usual message.
+                if a.namespace.is_none()
+                    && let Ok(found) = fetch::namespaces_with(&api, name).await
+                    && let Some(first) = found.first()
+                {
+                    return Err(UsageError(format!(
+                        "no CronJob {name:?} in namespace {ns} (context {}); found in {}: kubectl cronjob-doctor explain {name} -n {first}",
+                        api.target.context,
+                        found.join(", ")
+                    )));
+                }
                 // report_cmd's message speaks of "the input"; here the input is the cluster.
                 let msg = not_found(name, Some(&ns), &names).replacen(" in the input", "", 1);
                 return Err(UsageError(format!(

@@ -62,23 +62,27 @@ pub fn run(a: &ScanArgs) -> Result<i32, UsageError> {
     let rt = cluster::runtime().map_err(UsageError)?;
     let prepared = rt.block_on(async {
         let api = cluster::connect(&a.kube, text).await.map_err(UsageError)?;
+        // The namespace (`-n`, else the context's) is checked before any request.
+        let ns = (!a.all_namespaces).then(|| {
+            a.namespace
+                .clone()
+                .unwrap_or_else(|| api.target.namespace.clone())
+        });
+        if let Some(ns) = &ns {
+            doctor::names::namespace(ns).map_err(|e| UsageError(e.to_string()))?;
+        }
         let v = cluster::server_version(&api)
             .await
             .map_err(|e| UsageError(cluster::failure(&api, "GET /version", &e)))?;
-        Ok::<_, UsageError>((api, v))
+        Ok::<_, UsageError>((api, ns, v))
     });
-    let (api, (server_version, version_note)) = match prepared {
+    let (api, ns, (server_version, version_note)) = match prepared {
         Ok(p) => p,
         Err(e) => {
             display.finish();
             return Err(e);
         }
     };
-    let ns = (!a.all_namespaces).then(|| {
-        a.namespace
-            .clone()
-            .unwrap_or_else(|| api.target.namespace.clone())
-    });
     // "Now" is fixed before the first namespace is diagnosed: the server's clock at /version.
     let (server_now, skew_note) = cluster::server_now(&api);
     let mut notes_after = Vec::new();

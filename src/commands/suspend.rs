@@ -57,10 +57,21 @@ pub struct UnsuspendArgs {
     pub action: ActionArgs,
 }
 
+/// The CronJob name, checked before any request (see `doctor::names`).
+fn valid_name(name: &str) -> Result<(), UsageError> {
+    doctor::names::cron_job_name(name).map_err(|e| UsageError(format!("{e}; nothing was sent")))
+}
+
 pub fn run_suspend(a: &SuspendArgs) -> Result<i32, UsageError> {
+    valid_name(&a.name)?;
     let rt = cluster::runtime().map_err(UsageError)?;
     rt.block_on(async {
-        let s = Session::connect(&a.action.kube, a.action.namespace.as_deref()).await?;
+        let s = Session::connect(
+            &a.action.kube,
+            a.action.namespace.as_deref(),
+            a.action.dry_run,
+        )
+        .await?;
         let by = who(a.by.as_deref(), s.context());
         let ns = s.ns.clone();
         patch::run(&s, &a.name, &a.action, false, |st| {
@@ -73,10 +84,16 @@ pub fn run_suspend(a: &SuspendArgs) -> Result<i32, UsageError> {
 
 pub fn run_unsuspend(a: &UnsuspendArgs) -> Result<i32, UsageError> {
     // Flags are checked before any request, so a typo never waits on the network.
+    valid_name(&a.name)?;
     let zone = controller_zone(&a.controller_time_zone)?;
     let rt = cluster::runtime().map_err(UsageError)?;
     rt.block_on(async {
-        let s = Session::connect(&a.action.kube, a.action.namespace.as_deref()).await?;
+        let s = Session::connect(
+            &a.action.kube,
+            a.action.namespace.as_deref(),
+            a.action.dry_run,
+        )
+        .await?;
         let (version, note) = cluster::server_version(&s.api)
             .await
             .map_err(|e| s.failure("GET /version", &e))?;

@@ -80,10 +80,18 @@ pub fn run(a: &TriggerArgs) -> Result<i32, UsageError> {
     }
     let timeout = parse_timeout(&a.timeout)
         .map_err(|e| UsageError(e.replace("--request-timeout", "--timeout")))?;
+    // Names are checked before any request: a name the API server could never have
+    // accepted names nothing, and must not reach a request path.
+    let invalid = |e: doctor::names::InvalidName| UsageError(format!("{e}; nothing was sent"));
+    doctor::names::cron_job_name(&a.name).map_err(invalid)?;
     let job_name = a
         .job_name
         .clone()
         .unwrap_or_else(|| manual_job_name(&a.name, &random_suffix()));
+    doctor::names::job_name(&job_name).map_err(|e| match &a.job_name {
+        Some(_) => UsageError(format!("--job-name: {e}; nothing was sent")),
+        None => invalid(e),
+    })?;
     let rt = cluster::runtime().map_err(UsageError)?;
     rt.block_on(trigger(a, &job_name, timeout))
         .map_err(UsageError)
@@ -98,7 +106,12 @@ async fn trigger(
         to_stderr: a.output.is_some(),
     };
     let format = a.output.unwrap_or(ObjectFormat::Yaml);
-    let s = Session::connect(&a.action.kube, a.action.namespace.as_deref()).await?;
+    let s = Session::connect(
+        &a.action.kube,
+        a.action.namespace.as_deref(),
+        a.action.dry_run,
+    )
+    .await?;
     let ns = s.ns.clone();
     let (raw, cj) = s.cron_job(&a.name).await?;
     let jobs = s.jobs_of(&cj).await?;
@@ -155,7 +168,9 @@ async fn trigger(
     }
     out.line("Server-side dry run: accepted.");
     match confirm::ask(&format!("Create job {job_name} in {ns}?"), a.action.yes) {
-        Consent::Given => {}
+        Consent::Given => {
+            s.confirmed();
+        }
         Consent::Declined => return Err("not confirmed: nothing was created".into()),
         Consent::NoTerminal => return Err(no_terminal("nothing was created")),
     }

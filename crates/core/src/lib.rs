@@ -6,6 +6,7 @@ pub mod as_of;
 pub mod cron;
 pub mod evidence;
 pub mod model;
+pub mod names;
 pub mod render;
 pub mod replay;
 pub mod report;

@@ -38,6 +38,7 @@ impl Builder {
             user: "fake-user".into(),
             rules: Vec::new(),
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            page_cap: None,
         };
         Builder {
             cfg,
@@ -62,6 +63,12 @@ impl Builder {
     }
     pub fn rule(mut self, rule: AccessRule) -> Self {
         self.cfg.rules.push(rule);
+        self
+    }
+    /// Answer paged LISTs with at most `n` items a page (the API server may return fewer than
+    /// `limit`), so a test pages through a few objects instead of thousands.
+    pub fn page_cap(mut self, n: usize) -> Self {
+        self.cfg.page_cap = Some(n.max(1));
         self
     }
     /// Listen on this loopback port instead of an ephemeral one.

@@ -36,6 +36,8 @@ pub struct Fault {
     action: FaultAction,
     times: Option<u32>,
     after: u32,
+    /// Only requests that carry a `continue` token (the later pages of a LIST).
+    continue_only: bool,
 }
 
 impl Fault {
@@ -49,6 +51,7 @@ impl Fault {
             action,
             times: None,
             after: 0,
+            continue_only: false,
         }
     }
     pub fn forbidden(method: &str, path: &str) -> Self {
@@ -81,6 +84,28 @@ impl Fault {
     pub fn drop_connection(method: &str, path: &str) -> Self {
         Self::new(method, path, FaultAction::DropConnection)
     }
+    /// 410 `Expired`, as the API server answers a `continue` token whose snapshot etcd has
+    /// compacted away; fires only on requests that carry a `continue` token.
+    pub fn expired_continue(method: &str, path: &str) -> Self {
+        Self::status(
+            method,
+            path,
+            410,
+            "Expired",
+            "The provided continue parameter is too old to display a consistent list result. \
+             You can start a new list without the continue parameter, or use the continue token \
+             in this response to retrieve the remainder of the results. Continuing with the \
+             provided token results in an inconsistent list - objects that were created, \
+             modified, or deleted between the time the first chunk was returned and now may \
+             show up in the list.",
+        )
+        .on_continue()
+    }
+    /// Match only requests that carry a `continue` token (page 2 onwards of a LIST).
+    pub fn on_continue(mut self) -> Self {
+        self.continue_only = true;
+        self
+    }
     /// Fire for the first matching request only.
     pub fn once(self) -> Self {
         self.times(1)
@@ -96,10 +121,11 @@ impl Fault {
         self
     }
 
-    fn matches(&self, method: &str, verb: &str, path: &str) -> bool {
-        (self.method == "*"
-            || self.method.eq_ignore_ascii_case(method)
-            || self.method.eq_ignore_ascii_case(verb))
+    fn matches(&self, method: &str, verb: &str, path: &str, has_continue: bool) -> bool {
+        (has_continue || !self.continue_only)
+            && (self.method == "*"
+                || self.method.eq_ignore_ascii_case(method)
+                || self.method.eq_ignore_ascii_case(verb))
             && glob(self.path.as_bytes(), path.as_bytes())
     }
 }
@@ -128,10 +154,11 @@ pub(crate) fn consult(
     method: &str,
     verb: &str,
     path: &str,
+    has_continue: bool,
 ) -> (Duration, Option<FaultAction>) {
     let mut delay = Duration::ZERO;
     for a in armed.iter_mut() {
-        if !a.fault.matches(method, verb, path) {
+        if !a.fault.matches(method, verb, path, has_continue) {
             continue;
         }
         a.seen += 1;
@@ -188,12 +215,25 @@ mod tests {
             Fault::delay("*", "**", Duration::from_millis(5)).into(),
             Fault::internal_error("list", "/x").after(1).once().into(),
         ];
-        let mut go = || consult(&mut armed, "GET", "list", "/x");
+        let mut go = || consult(&mut armed, "GET", "list", "/x", false);
         assert_eq!(go(), (Duration::from_millis(5), None));
         assert_eq!(
             go(),
             (Duration::from_millis(5), Some(FaultAction::InternalError))
         );
         assert_eq!(go(), (Duration::from_millis(5), None));
+    }
+
+    #[test]
+    fn continue_only_faults_skip_first_pages() {
+        let mut armed: Vec<Armed> = vec![Fault::expired_continue("list", "/x").once().into()];
+        assert_eq!(consult(&mut armed, "GET", "list", "/x", false).1, None);
+        let Some(FaultAction::Status { code, reason, .. }) =
+            consult(&mut armed, "GET", "list", "/x", true).1
+        else {
+            panic!("410 expected")
+        };
+        assert_eq!((code, reason.as_str()), (410, "Expired"));
+        assert_eq!(consult(&mut armed, "GET", "list", "/x", true).1, None);
     }
 }

@@ -223,7 +223,14 @@ pub(crate) async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> R
     if !cfg.latency.is_zero() {
         tokio::time::sleep(cfg.latency).await;
     }
-    let (delay, action) = consult(&mut lock(&shared.faults), &method, &verb, &path);
+    let has_continue = query.get("continue").is_some_and(|c| !c.is_empty());
+    let (delay, action) = consult(
+        &mut lock(&shared.faults),
+        &method,
+        &verb,
+        &path,
+        has_continue,
+    );
     if !delay.is_zero() {
         tokio::time::sleep(delay).await;
     }

@@ -31,7 +31,8 @@
 //! collection, per-key list merging of strategic-merge and apply patches (both are applied
 //! as RFC 7386 merge patches), aggregated discovery (the legacy documents are served),
 //! `as=Table` answers, TLS, and MVCC snapshots for continued LISTs (later pages read the
-//! current state; inject `Fault::status(…, 410, "Expired", …)` to test expiry).
+//! current state; inject `Fault::expired_continue(…)` to test expiry, and set a page cap
+//! (`Builder::page_cap`, `FakeApiServer::set_page_cap`) to page through a few objects).
 
 mod access;
 mod builder;

@@ -225,7 +225,8 @@ pub(crate) fn list(ctx: &Ctx<'_>, t: &Target) -> Answer {
     let limit = ctx
         .param("limit")
         .and_then(|l| l.parse::<usize>().ok())
-        .filter(|l| *l > 0);
+        .filter(|l| *l > 0)
+        .map(|l| ctx.cfg.page_cap.map_or(l, |cap| l.min(cap)));
     let after = ctx
         .param("continue")
         .filter(|c| !c.is_empty())

@@ -124,6 +124,10 @@ impl FakeApiServer {
     pub fn set_latency(&self, latency: Duration) {
         lock(&self.shared.cfg).latency = latency;
     }
+    /// At most `n` items per LIST page from now on (None: as `limit` asks).
+    pub fn set_page_cap(&self, n: Option<usize>) {
+        lock(&self.shared.cfg).page_cap = n.map(|n| n.max(1));
+    }
     pub fn set_user(&self, user: &str) {
         lock(&self.shared.cfg).user = user.to_string();
     }

@@ -28,6 +28,8 @@ pub(crate) struct Config {
     pub user: String,
     pub rules: Vec<AccessRule>,
     pub addr: SocketAddr,
+    /// Most items one LIST page holds, whatever `limit` asked for (None: `limit` decides).
+    pub page_cap: Option<usize>,
 }
 
 /// Container logs by (namespace, pod, container, previous).
