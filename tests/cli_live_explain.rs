@@ -162,8 +162,7 @@ fn explain_reads_the_cronjob_its_jobs_their_pods_and_the_events_about_them() {
     });
     assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
     assert!(
-        out.stdout
-            .contains("Forbid is blocked by job backup-29914740"),
+        flat(&out.stdout).contains("Forbid is blocked by job backup-29914740"),
         "{}",
         out.stdout
     );
@@ -215,8 +214,9 @@ fn pod_reasons_and_events_come_through_live() {
         ("crash", "CrashLoopBackOff (last exit: OOMKilled)", 1),
         ("pending", "Unschedulable: 0/3 nodes are available", 1),
         ("zombie", "stuck Terminating on node node-7", 1),
-        // Runs, but the controller's Warning events say its Jobs cannot be created.
-        ("quota", "exceeded quota: jobs", 0),
+        // Its Jobs cannot be created (the controller's Warning events say why): two runs lost
+        // since lastScheduleTime, an outage (exit 1) whose cause is the quota.
+        ("quota", "exceeded quota: jobs", 1),
     ] {
         let text = run({
             let mut c = live.cmd();

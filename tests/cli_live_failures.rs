@@ -26,8 +26,7 @@ fn forbidden_events_still_diagnose_with_a_note() {
     let out = explain(&live, &[]);
     assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
     assert!(
-        out.stdout
-            .contains("Forbid is blocked by job backup-29914740"),
+        flat(&out.stdout).contains("Forbid is blocked by job backup-29914740"),
         "{}",
         out.stdout
     );
@@ -68,8 +67,7 @@ fn forbidden_pods_and_jobs_reduce_the_evidence_but_not_the_headline() {
         out.stdout
     );
     assert!(
-        out.stdout
-            .contains("Forbid is blocked by job backup-29914740"),
+        flat(&out.stdout).contains("Forbid is blocked by job backup-29914740"),
         "{}",
         out.stdout
     );
@@ -317,8 +315,7 @@ fn failing_pods_or_events_become_a_note_in_explain() {
             let out = explain(&live, &[]);
             assert_eq!(out.code, 1, "{what} {fault}: {out:?}", out = out.stderr);
             assert!(
-                out.stdout
-                    .contains("Forbid is blocked by job backup-29914740"),
+                flat(&out.stdout).contains("Forbid is blocked by job backup-29914740"),
                 "{what} {fault}: {}",
                 out.stdout
             );

@@ -51,11 +51,7 @@ impl Row {
             },
             health: r.health,
             // The headline without the name in front (the NAME column has it).
-            status: r
-                .headline
-                .strip_prefix(r.name.as_str())
-                .map_or(r.headline.as_str(), str::trim_start)
-                .to_string(),
+            status: r.status.clone(),
             slugs: problems.clone().map(|f| f.slug).collect(),
             top: if wide {
                 problems.clone().next().map(|f| f.message.clone())
@@ -81,6 +77,33 @@ pub fn relative(t: Timestamp, now: Timestamp) -> String {
     } else {
         format!("in {v}")
     }
+}
+
+/// A status cut to about `n` characters at a clause boundary (` (`, ` — `, `; `, `, `), with
+/// `…`. The cause — everything up to the first boundary after the `: ` that introduces it —
+/// is never cut, however long: a STATUS that stops mid-name misleads (issue: "Forbid is
+/// blocked by job backup-29914740, a…").
+pub fn shorten_status(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        return s.to_string();
+    }
+    const BOUNDARIES: [&str; 4] = [" (", " — ", "; ", ", "];
+    let body = s.find(": ").map_or(0, |i| i + 2);
+    let cuts: Vec<usize> = s
+        .char_indices()
+        .map(|(i, _)| i)
+        .filter(|&i| i > body && BOUNDARIES.iter().any(|b| s[i..].starts_with(b)))
+        .collect();
+    let Some(&cause_end) = cuts.first() else {
+        return s.to_string();
+    };
+    let best = cuts
+        .iter()
+        .rev()
+        .copied()
+        .find(|&i| s[..i].chars().count() < n)
+        .unwrap_or(cause_end);
+    format!("{}…", &s[..best])
 }
 
 /// At most `n` characters, with `…` when cut.
@@ -124,7 +147,7 @@ pub fn table(rows: &[Row], now: Timestamp, all_ns: bool, wide: bool, color: bool
         header.push("TOP FINDING");
     }
     t.set_header(header);
-    let (sched_w, tz_w, status_w) = if wide { (60, 40, 120) } else { (24, 16, 60) };
+    let (sched_w, tz_w, status_w) = if wide { (60, 40, 0) } else { (24, 16, 60) };
     for r in rows {
         let mut row: Vec<Cell> = Vec::new();
         if all_ns {
@@ -163,7 +186,13 @@ pub fn table(rows: &[Row], now: Timestamp, all_ns: bool, wide: bool, color: bool
             Health::Warning => ("!", Color::Yellow),
             Health::Ok => ("✓", Color::Green),
         };
-        let status = Cell::new(format!("{mark} {}", shorten(&r.status, status_w)));
+        // `-o wide` shows the status whole; the table shortens details, never the cause.
+        let status = if wide {
+            r.status.clone()
+        } else {
+            shorten_status(&r.status, status_w)
+        };
+        let status = Cell::new(format!("{mark} {status}"));
         row.push(if r.health == Health::Ok {
             status
         } else {
@@ -204,5 +233,23 @@ mod tests {
         assert_eq!(relative(now, now), "0s ago");
         assert_eq!(relative(now, now), "0s ago");
         assert_eq!(shorten("Mars/Olympus_Mons", 5), "Mars…");
+    }
+
+    #[test]
+    fn a_status_loses_details_never_its_cause() {
+        let s = "no run for 3d 9h (3 lost): Forbid is blocked by job backup-29914740, active for 3d 8h (its pod: cannot pull registry.example/backup:2.0 — ImagePullBackOff)";
+        assert_eq!(shorten_status(s, 500), s);
+        assert_eq!(
+            shorten_status(s, 90),
+            "no run for 3d 9h (3 lost): Forbid is blocked by job backup-29914740, active for 3d 8h…"
+        );
+        // Narrower than the cause itself: the cause stays whole.
+        assert_eq!(
+            shorten_status(s, 20),
+            "no run for 3d 9h (3 lost): Forbid is blocked by job backup-29914740…"
+        );
+        // A cause without any boundary is never cut.
+        let t = "is not running: suspended 3d 2h ago by a-very-long-name-of-whoever-suspended-it";
+        assert_eq!(shorten_status(t, 10), t);
     }
 }

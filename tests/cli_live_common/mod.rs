@@ -146,3 +146,9 @@ pub fn headline(text: &str) -> String {
         .unwrap_or_default()
         .to_string()
 }
+
+/// Text with every run of whitespace (line wraps included) as one space, for checks that
+/// must not depend on where the terminal width breaks a line.
+pub fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}

@@ -29,7 +29,11 @@ pub fn newest_timestamp(s: &Snapshot) -> Option<Timestamp> {
         meta_times(&p.meta, &mut all);
         all.push(p.start_time);
         all.extend(p.conditions.iter().map(|c| c.last_transition_time));
-        for c in p.init_container_statuses.iter().chain(&p.container_statuses) {
+        for c in p
+            .init_container_statuses
+            .iter()
+            .chain(&p.container_statuses)
+        {
             container_times(c, &mut all);
         }
     }

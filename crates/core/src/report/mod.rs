@@ -91,6 +91,9 @@ pub struct CronJobReport {
     pub health: Health,
     /// One line: why it is (not) running.
     pub headline: String,
+    /// The headline for a table cell: without the name, an outage as "no run for 3d 9h (3
+    /// lost): <cause>", so that shortening it cuts details, never the cause.
+    pub status: String,
     pub controller: ControllerSummary,
     pub next_schedule_times: Vec<Timestamp>,
     pub findings: Vec<Finding>,
@@ -200,7 +203,7 @@ pub fn build(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Re
             Some(Severity::Warning) => Health::Warning,
             _ => Health::Ok,
         };
-        let headline = headline(&ctx, &findings, &next, health);
+        let (headline, status) = headline(&ctx, &findings, &next, health);
         cron_jobs.push(CronJobReport {
             namespace: ns.clone(),
             name: cj.meta.name.clone(),
@@ -215,6 +218,7 @@ pub fn build(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Re
             description,
             health,
             headline,
+            status,
             controller: ControllerSummary {
                 decision: rep.decision,
                 scheduled_time: rep.scheduled_time,
@@ -247,8 +251,15 @@ pub fn build(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Re
 
 /// One line that answers "is it running, and if not, why": the most decisive finding's own
 /// headline, else a healthy summary with the next run.
-fn headline(ctx: &Context, findings: &[Finding], next: &[Timestamp], health: Health) -> String {
+/// Returns the headline and the short status of a table row.
+fn headline(
+    ctx: &Context,
+    findings: &[Finding],
+    next: &[Timestamp],
+    health: Health,
+) -> (String, String) {
     let name = ctx.name();
+    let line = |rest: String| (format!("{name} {rest}"), rest);
     // An outage leads: since when and how many runs were lost, then the cause another
     // finding names, else what is left when the input explains nothing (the controller).
     if let Some(out) = findings
@@ -261,13 +272,23 @@ fn headline(ctx: &Context, findings: &[Finding], next: &[Timestamp], health: Hea
             .find_map(|f| f.headline.as_deref())
             .map(cause_of)
             .unwrap_or_else(|| rules::not_running::UNEXPLAINED.to_string());
-        return format!(
+        let head = format!(
             "{name} {}: {cause}",
             out.headline.as_deref().unwrap_or_default()
         );
+        let status = match rules::not_running::lost(ctx) {
+            Some(l) => format!(
+                "no run for {} ({}{} lost): {cause}",
+                crate::text::human_duration(ctx.now.as_second() - l.since.as_second()),
+                if l.capped { "over " } else { "" },
+                l.count
+            ),
+            None => head.clone(),
+        };
+        return (head, status);
     }
     if let Some(f) = findings.iter().find(|f| f.headline.is_some()) {
-        return format!("{name} {}", f.headline.as_deref().unwrap_or_default());
+        return line(f.headline.clone().unwrap_or_default());
     }
     let next_text = match next.first() {
         Some(t) => format!(
@@ -278,16 +299,16 @@ fn headline(ctx: &Context, findings: &[Finding], next: &[Timestamp], health: Hea
         None => "no upcoming run".to_string(),
     };
     match health {
-        Health::Ok => format!("{name} is on schedule: {next_text}"),
+        Health::Ok => line(format!("is on schedule: {next_text}")),
         _ => {
             let n = findings
                 .iter()
                 .filter(|f| f.severity >= Severity::Warning)
                 .count();
-            format!(
-                "{name} runs on schedule, with {n} risk{} to fix; {next_text}",
+            line(format!(
+                "runs on schedule, with {n} risk{} to fix; {next_text}",
                 if n == 1 { "" } else { "s" }
-            )
+            ))
         }
     }
 }

@@ -211,7 +211,9 @@ mod tests {
             f[0].evidence
         );
         assert!(
-            r.cron_jobs[0].headline.starts_with("report has not run since ")
+            r.cron_jobs[0]
+                .headline
+                .starts_with("report has not run since ")
                 && r.cron_jobs[0].headline.contains(
                     "lost): the Fri 2024-01-05 09:00 UTC catch-up run is skipped silently"
                 ),

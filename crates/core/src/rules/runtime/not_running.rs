@@ -177,7 +177,11 @@ status: {lastScheduleTime: "2026-11-20T07:00:00Z"}
         let f = findings(&r, "not-running");
         assert_eq!(f.len(), 1);
         // 07:01 … 11:58 (12:00:30 − 2m = 11:58:30): 298 slots.
-        assert!(f[0].message.contains("298 runs came due"), "{}", f[0].message);
+        assert!(
+            f[0].message.contains("298 runs came due"),
+            "{}",
+            f[0].message
+        );
         let cj = &r.cron_jobs[0];
         assert_eq!(cj.health, crate::report::Health::Error);
         assert_eq!(
@@ -203,7 +207,10 @@ status: {lastScheduleTime: "2026-11-20T07:00:00Z"}
 
     #[test]
     fn suspended_and_never_applied_cron_jobs_are_not_outages() {
-        let suspended = BASE.replace("schedule: \"* * * * *\"", "schedule: \"* * * * *\"\n  suspend: true");
+        let suspended = BASE.replace(
+            "schedule: \"* * * * *\"",
+            "schedule: \"* * * * *\"\n  suspend: true",
+        );
         let r = run(&suspended, "2026-11-20T12:00:30Z");
         assert!(findings(&r, "not-running").is_empty());
         // A manifest from git: no creationTimestamp, no status — it never ran in a cluster.
