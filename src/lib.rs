@@ -6,6 +6,7 @@ mod actions;
 pub mod cli;
 mod cluster;
 mod commands;
+pub mod flag_check;
 pub mod flag_ranges;
 mod input;
 mod version;

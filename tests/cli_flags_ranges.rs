@@ -398,3 +398,62 @@ fn the_largest_timeline_of_an_every_second_schedule_is_quick_and_bounded() {
         started.elapsed()
     );
 }
+
+// ---- the fuzz target's check, compiled and run here ----
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+
+    /// `fuzz/fuzz_targets/cli_numeric_args.rs` runs exactly this function under libFuzzer.
+    #[test]
+    fn fuzz_target_check_holds_on_random_argv(
+        slot in any::<u8>(),
+        form in any::<u8>(),
+        value in prop_oneof![
+            extreme_text().prop_map(String::into_bytes),
+            prop::collection::vec(any::<u8>(), 0..24),
+        ],
+    ) {
+        let mut data = vec![slot, form];
+        data.extend(value);
+        if let Err(why) = kubectl_cronjob_doctor::flag_check::check_numeric_argv(&data) {
+            panic!("{why}");
+        }
+    }
+}
+
+#[test]
+fn fuzz_target_check_covers_every_slot_and_form() {
+    use kubectl_cronjob_doctor::flag_check::check_numeric_argv;
+    let (mut accepted, mut refused) = (0, 0);
+    for slot in 0..=255u8 {
+        for form in 0..3u8 {
+            for v in [
+                "0",
+                "1000",
+                "1001",
+                "24h",
+                "168h1s",
+                "18446744073709551615s",
+                "-1",
+                "1.31",
+            ] {
+                let mut data = vec![slot, form];
+                data.extend(v.bytes());
+                match check_numeric_argv(&data).unwrap() {
+                    true => accepted += 1,
+                    false => refused += 1,
+                }
+            }
+        }
+    }
+    // Both sides of the check are exercised, not only the parse errors.
+    assert!(
+        accepted > 500 && refused > 500,
+        "{accepted} accepted, {refused} refused"
+    );
+    // Spot checks: slot 0 is explain --timeline, slot 2 next --count.
+    assert_eq!(check_numeric_argv(b"\x00\x001000"), Ok(true));
+    assert_eq!(check_numeric_argv(b"\x00\x001001"), Ok(false));
+    assert_eq!(check_numeric_argv(b"\x02\x000"), Ok(false));
+}
