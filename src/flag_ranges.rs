@@ -112,7 +112,7 @@ mod tests {
 
     #[test]
     fn durations_read_like_kubectl_within_the_bound() {
-        let p = |s| bounded_duration(s, DAY, "24h");
+        let p = |s: &str| bounded_duration(s, DAY, "24h");
         assert_eq!(p("0"), Ok(None));
         assert_eq!(p("0s"), Ok(None));
         assert_eq!(p("15"), Ok(Some(Duration::from_secs(15))));

@@ -366,7 +366,7 @@ fn values_that_used_to_crash_or_run_away_exit_2_with_a_message() {
         assert!(stdout.is_empty(), "{args:?}: {stdout}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
         assert!(
-            stderr.contains(&format!("invalid value")) && stderr.contains(flag),
+            stderr.contains("invalid value") && stderr.contains(flag),
             "{args:?}: {stderr}"
         );
     }
