@@ -43,7 +43,7 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -s o -l output -d 'Output format' -r -f -a "text\t''
 json\t''
 sarif\t''"
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l timeline -d 'How many past slots the timeline shows' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l timeline -d 'How many past slots the timeline shows: 0 (no timeline) to 1000' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l now -d 'Evaluate at this instant instead of now: RFC 3339 (e.g. 2026-11-20T12:00:00Z), or `dump` to judge -f input as of its newest timestamp (when the dump was taken). Default: from a cluster, the API server\'s clock; `explain -f`, the wall clock (a note says when the input\'s newest timestamp is over an hour older); `lint`, `dump` when the input carries timestamps, else the wall clock — CI judges a manifest alike on any day' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l controller-time-zone -d 'The controller\'s local time zone, used for schedules without spec.timeZone (kube-controller-manager\'s TZ; containerised control planes use UTC)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l kube-version -d 'Replay the controller of this Kubernetes version (e.g. 1.20, 1.27, 1.31). Default: newest' -r
@@ -54,7 +54,7 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l context -d 'The kubeconfig context to use (default: current-context)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l cluster -d 'The kubeconfig cluster to use (default: the context\'s)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l user -d 'The kubeconfig user to use (default: the context\'s)' -r
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l request-timeout -d 'Give up on a request (retries included) after this long: 30s, 1m, a number of seconds, or 0 for no limit' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l request-timeout -d 'Give up on a request (retries included) after this long: 30s, 1m, a number of seconds, or 0 for no limit. At most 24h' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -s V -l version -d 'Print version'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -s f -l file -d 'Manifests to lint: files, directories (recursively, *.yaml|*.yml|*.json) or `-` (stdin)' -r
@@ -75,7 +75,7 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -s V -l version -d 'Print version'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand next" -l time-zone -d 'Like spec.timeZone: evaluate in this IANA zone (adds `TZ=<zone> ` unless the schedule already contains TZ)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand next" -l from -d 'Start after this instant (RFC 3339). Default: now' -r
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand next" -l count -d 'How many fire times to show' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand next" -l count -d 'How many fire times to show: 1 to 1000' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand next" -l controller-time-zone -d 'The controller\'s local zone, used when the schedule has no zone' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand next" -s o -l output -r -f -a "text\t''
 json\t''"
@@ -93,7 +93,7 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -s o -l output -d 'Output format' -r -f -a "table\t'One row per CronJob'
 wide\t'The table plus concurrency policy, findings and the top finding\'s message'
 json\t'The report as JSON (the `explain -o json` format, every CronJob)'"
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l timeline -d 'How many past slots each CronJob\'s timeline holds (JSON output)' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l timeline -d 'How many past slots each CronJob\'s timeline holds (JSON output): 0 to 1000' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l now -d 'Evaluate at this instant instead of now: RFC 3339 (e.g. 2026-11-20T12:00:00Z), or `dump` to judge -f input as of its newest timestamp (when the dump was taken). Default: from a cluster, the API server\'s clock; `explain -f`, the wall clock (a note says when the input\'s newest timestamp is over an hour older); `lint`, `dump` when the input carries timestamps, else the wall clock — CI judges a manifest alike on any day' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l controller-time-zone -d 'The controller\'s local time zone, used for schedules without spec.timeZone (kube-controller-manager\'s TZ; containerised control planes use UTC)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l kube-version -d 'Replay the controller of this Kubernetes version (e.g. 1.20, 1.27, 1.31). Default: newest' -r
@@ -104,7 +104,7 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l context -d 'The kubeconfig context to use (default: current-context)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l cluster -d 'The kubeconfig cluster to use (default: the context\'s)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l user -d 'The kubeconfig user to use (default: the context\'s)' -r
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l request-timeout -d 'Give up on a request (retries included) after this long: 30s, 1m, a number of seconds, or 0 for no limit' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l request-timeout -d 'Give up on a request (retries included) after this long: 30s, 1m, a number of seconds, or 0 for no limit. At most 24h' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -s A -l all-namespaces -d 'Scan every namespace'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l only-problems -d 'Only list CronJobs with a warning or an error'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -112,7 +112,7 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -l job-name -d 'Name of the Job (default: <cronjob>-manual-<5 random characters>, the CronJob part shortened so the whole fits in 63 characters)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -s o -l output -d 'Print the Job as YAML or JSON: the created one, or with --dry-run the one that would be created. The preview then goes to stderr' -r -f -a "yaml\t''
 json\t''"
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -l timeout -d 'With --wait: stop waiting after this long (30s, 10m, 1h; 0 for no limit). The Job itself goes on' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -l timeout -d 'With --wait: stop waiting after this long (30s, 10m, 1h; 0 for no limit; at most 168h). The Job itself goes on' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -s n -l namespace -d 'Namespace of the CronJob (default: the context\'s, else `default`)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -l dry-run -d 'Only show (`client`) or only test on the server (`server`) what would be done' -r -f -a "none\t'Act: a server-side dry run first, then (after confirmation) the real request'
 client\t'Print the exact requests that would be sent; send nothing'
@@ -121,7 +121,7 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -l context -d 'The kubeconfig context to use (default: current-context)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -l cluster -d 'The kubeconfig cluster to use (default: the context\'s)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -l user -d 'The kubeconfig user to use (default: the context\'s)' -r
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -l request-timeout -d 'Give up on a request (retries included) after this long: 30s, 1m, a number of seconds, or 0 for no limit' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -l request-timeout -d 'Give up on a request (retries included) after this long: 30s, 1m, a number of seconds, or 0 for no limit. At most 24h' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -l wait -d 'Follow the Job until it finishes, showing its Pods\' phase and failure reasons. Exit 0 when it completes, 1 when it fails or --timeout passes first'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -s y -l yes -d 'Act without asking. Required when stdin is not a terminal (scripts, CI); without it nothing is changed there'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -136,7 +136,7 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand suspend" -l context -d 'The kubeconfig context to use (default: current-context)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand suspend" -l cluster -d 'The kubeconfig cluster to use (default: the context\'s)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand suspend" -l user -d 'The kubeconfig user to use (default: the context\'s)' -r
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand suspend" -l request-timeout -d 'Give up on a request (retries included) after this long: 30s, 1m, a number of seconds, or 0 for no limit' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand suspend" -l request-timeout -d 'Give up on a request (retries included) after this long: 30s, 1m, a number of seconds, or 0 for no limit. At most 24h' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand suspend" -s y -l yes -d 'Act without asking. Required when stdin is not a terminal (scripts, CI); without it nothing is changed there'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand suspend" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand suspend" -s V -l version -d 'Print version'
@@ -149,7 +149,7 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand unsuspend" -l context -d 'The kubeconfig context to use (default: current-context)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand unsuspend" -l cluster -d 'The kubeconfig cluster to use (default: the context\'s)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand unsuspend" -l user -d 'The kubeconfig user to use (default: the context\'s)' -r
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand unsuspend" -l request-timeout -d 'Give up on a request (retries included) after this long: 30s, 1m, a number of seconds, or 0 for no limit' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand unsuspend" -l request-timeout -d 'Give up on a request (retries included) after this long: 30s, 1m, a number of seconds, or 0 for no limit. At most 24h' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand unsuspend" -l skip-missed -d 'Resume without the immediate catch-up run for a slot missed while suspended. First moves status.lastScheduleTime to that slot (a merge patch on the status subresource, while the CronJob is still suspended: needs `patch` on `cronjobs/status`), so the controller counts it as done; then sets spec.suspend to false. The next regular slot runs as usual. Sent only when a catch-up run would otherwise start'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand unsuspend" -s y -l yes -d 'Act without asking. Required when stdin is not a terminal (scripts, CI); without it nothing is changed there'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand unsuspend" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -99,7 +99,7 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "TZ", default_value = "UTC")]
     pub controller_time_zone: String,
     /// Replay the controller of this Kubernetes version (e.g. 1.20, 1.27, 1.31). Default: newest.
-    #[arg(long, value_name = "VERSION")]
+    #[arg(long, value_name = "VERSION", value_parser = crate::flag_ranges::kube_version)]
     pub kube_version: Option<String>,
     /// When to use colour in text output. NO_COLOR is respected with `auto`.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
@@ -129,8 +129,8 @@ pub struct ExplainArgs {
     /// Output format.
     #[arg(short = 'o', long, value_enum, default_value_t = ReportFormat::Text)]
     pub output: ReportFormat,
-    /// How many past slots the timeline shows.
-    #[arg(long, default_value_t = 8, value_name = "N")]
+    /// How many past slots the timeline shows: 0 (no timeline) to 1000.
+    #[arg(long, default_value_t = 8, value_name = "N", value_parser = crate::flag_ranges::timeline(), allow_negative_numbers = true)]
     pub timeline: usize,
     #[command(flatten)]
     pub replay: ReplayArgs,
@@ -156,8 +156,8 @@ pub struct KubeArgs {
     #[arg(long, value_name = "NAME")]
     pub user: Option<String>,
     /// Give up on a request (retries included) after this long: 30s, 1m, a number of
-    /// seconds, or 0 for no limit.
-    #[arg(long, value_name = "DURATION", default_value = "30s")]
+    /// seconds, or 0 for no limit. At most 24h.
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = crate::flag_ranges::request_timeout)]
     pub request_timeout: String,
 }
 
@@ -185,8 +185,8 @@ pub struct ScanArgs {
     /// Output format.
     #[arg(short = 'o', long, value_enum, default_value_t = ScanFormat::Table)]
     pub output: ScanFormat,
-    /// How many past slots each CronJob's timeline holds (JSON output).
-    #[arg(long, default_value_t = 8, value_name = "N")]
+    /// How many past slots each CronJob's timeline holds (JSON output): 0 to 1000.
+    #[arg(long, default_value_t = 8, value_name = "N", value_parser = crate::flag_ranges::timeline(), allow_negative_numbers = true)]
     pub timeline: usize,
     #[command(flatten)]
     pub replay: ReplayArgs,
@@ -234,8 +234,8 @@ pub struct NextArgs {
     /// Start after this instant (RFC 3339). Default: now.
     #[arg(long, value_name = "RFC3339")]
     pub from: Option<String>,
-    /// How many fire times to show.
-    #[arg(long, default_value_t = 5, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    /// How many fire times to show: 1 to 1000.
+    #[arg(long, default_value_t = 5, value_name = "N", value_parser = crate::flag_ranges::count(), allow_negative_numbers = true)]
     pub count: u32,
     /// The controller's local zone, used when the schedule has no zone.
     #[arg(long, value_name = "TZ", default_value = "UTC")]

@@ -93,20 +93,162 @@ fn time_zone_flag_behaves_like_spec_time_zone() {
     assert_eq!(code, 1);
     assert_eq!(
         v["error"],
-        "provided bad location Mars/Olympus_Mons: unknown time zone Mars/Olympus_Mons"
+        r#"spec.timeZone "Mars/Olympus_Mons" is refused: unknown time zone Mars/Olympus_Mons"#
     );
+}
+
+/// Issue 9: `--time-zone` gets the verdict `lint` gives spec.timeZone with the same value.
+#[test]
+fn time_zone_flag_is_refused_where_spec_time_zone_is() {
+    let (v, code) = json(&[
+        "next",
+        "0 3 * * *",
+        "--time-zone",
+        "UTC ",
+        "--from",
+        "2026-01-01T00:00:00Z",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(v["times"].as_array().unwrap().len(), 0);
+    assert_eq!(
+        v["error"],
+        r#"spec.timeZone "UTC " is refused: unknown time zone UTC "#
+    );
+    assert_eq!(v["hint"], "did you mean UTC?");
+    let (v, code) = json(&[
+        "next",
+        "0 3 * * *",
+        "--time-zone",
+        "Local",
+        "--from",
+        "2026-01-01T00:00:00Z",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        v["error"],
+        r#"spec.timeZone "Local" is refused: timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones"#
+    );
+    // The same values through lint: errors too.
+    for tz in ["UTC ", "Local"] {
+        let dir = std::env::temp_dir().join(format!("cjd-next-tz-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("cj.yaml");
+        std::fs::write(
+            &file,
+            format!(
+                "apiVersion: batch/v1\nkind: CronJob\nmetadata: {{name: a}}\nspec:\n  schedule: \"0 3 * * *\"\n  timeZone: {tz:?}\n  jobTemplate: {{spec: {{template: {{spec: {{restartPolicy: Never, containers: [{{name: c, image: i}}]}}}}}}}}\n"
+            ),
+        )
+        .unwrap();
+        let out = doctor()
+            .args([
+                "lint",
+                "-f",
+                file.to_str().unwrap(),
+                "--now",
+                "2026-01-01T00:00:00Z",
+            ])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{text}");
+        assert!(
+            text.contains("unknown-time-zone") && text.contains("error"),
+            "{text}"
+        );
+    }
+}
+
+/// Issue 10: a mistyped zone gets "did you mean", in text and JSON.
+#[test]
+fn time_zone_typos_get_did_you_mean() {
+    let (v, code) = json(&["next", "0 3 * * *", "--time-zone", "Europe/Berln"]);
+    assert_eq!(code, 1);
+    assert_eq!(v["hint"], "did you mean Europe/Berlin?");
+    let out = doctor()
+        .args(["next", "0 3 * * *", "--time-zone", "Europe/Berln"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("did you mean Europe/Berlin?"));
 }
 
 #[test]
 fn impossible_dates_never_fire() {
+    // Issue 9: the verdict lint gives (never-fires is an error), so exit 1, not 0.
     let (v, code) = json(&["next", "0 0 30 2 *", "--from", "2026-01-01T00:00:00Z"]);
-    assert_eq!(code, 0);
+    assert_eq!(code, 1);
     assert_eq!(v["times"].as_array().unwrap().len(), 0);
+    assert_eq!(
+        v["error"],
+        "never fires: day 30 never occurs in February; the controller records InvalidSchedule and never starts a Job (lint: never-fires, error)"
+    );
     let out = doctor()
-        .args(["next", "0 0 30 2 *", "--from", "2026-01-01T00:00:00Z"])
+        .args(["next", "0 0 31 2 *", "--from", "2026-01-01T00:00:00Z"])
         .output()
         .unwrap();
-    assert!(String::from_utf8_lossy(&out.stdout).contains("never fires"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("never fires: day 31 never occurs in February")
+    );
+}
+
+/// Issue 9: the end of RFC 3339's range. jiff (and so this tool) stops at
+/// 9999-12-30T22:00:00Z; Go's time goes on. A run after that is never invented.
+#[test]
+fn the_end_of_the_range_is_said_not_invented() {
+    let (v, code) = json(&["next", "0 3 * * *", "--from", "9999-12-29T00:00:00Z"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        v["times"],
+        serde_json::json!(["9999-12-29T03:00:00Z", "9999-12-30T03:00:00Z"])
+    );
+    assert_eq!(v["beyondRange"], true);
+    assert!(v.get("stalledAt").is_none(), "{v}");
+    let out = doctor()
+        .args(["next", "0 3 * * *", "--from", "9999-12-29T00:00:00Z"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("22:00 UTC   in"), "{text}");
+    assert!(
+        text.contains("the last instant this tool can compute"),
+        "{text}"
+    );
+    // A run at the very last computable second is still a run.
+    let (v, _) = json(&[
+        "next",
+        "0 22 30 12 *",
+        "--from",
+        "9999-12-30T00:00:00Z",
+        "--count",
+        "2",
+    ]);
+    assert_eq!(v["times"], serde_json::json!(["9999-12-30T22:00:00Z"]));
+    assert_eq!(v["beyondRange"], true);
+    // The last RFC 3339 second parses, and is said to be out of range.
+    let out = doctor()
+        .args(["next", "0 3 * * *", "--from", "9999-12-31T23:59:59Z"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        err.contains("out of range") && err.contains("9999-12-30T22:00:00Z"),
+        "{err}"
+    );
+    assert!(!err.contains("not an RFC 3339"), "{err}");
+    // The start of the range works.
+    let (v, code) = json(&[
+        "next",
+        "0 3 * * *",
+        "--from",
+        "0000-01-01T00:00:00Z",
+        "--count",
+        "1",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(v["times"], serde_json::json!(["0000-01-01T03:00:00Z"]));
 }
 
 #[test]
@@ -222,4 +364,43 @@ fn chatham_fall_back_fixed_point_does_not_hang() {
         serde_json::json!(["2018-03-31T11:14:00Z", "2018-03-31T14:14:00Z"])
     );
     assert_eq!(v["stalledAt"], "2018-03-31T14:14:00Z");
+}
+
+/// `--now` (explain, lint) stops 20 years before the end, since the replay looks ahead.
+#[test]
+fn now_near_the_end_of_the_range_is_refused_with_the_reason() {
+    let dir = std::env::temp_dir().join(format!("cjd-next-now-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("cj.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: a}\nspec:\n  schedule: \"0 3 * * *\"\n  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}\n",
+    )
+    .unwrap();
+    for now in ["9999-12-31T23:59:59Z", "9990-01-01T00:00:00Z"] {
+        let out = doctor()
+            .args(["lint", "-f", file.to_str().unwrap(), "--now", now])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("out of range"), "{err}");
+        assert!(!err.contains("not an RFC 3339"), "{err}");
+    }
+    let out = doctor()
+        .args([
+            "lint",
+            "-f",
+            file.to_str().unwrap(),
+            "--now",
+            "9979-12-31T23:59:59Z",
+        ])
+        .output()
+        .unwrap();
+    assert_ne!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -211,16 +211,82 @@ spec:
     };
     assert!(has("<stdin>:5:13 ", "error    invalid-schedule"), "{text}");
     assert!(has("<stdin>:18:12 ", "error    suspended"), "{text}");
-    let err_line = text
+    // Errors go to stderr; stdout's summary counts them.
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let err_line = stderr
         .lines()
-        .find(|l| l.contains("input-error"))
+        .find(|l| l.contains("invalid YAML"))
         .expect("the broken document is reported");
     // The parser notices the unclosed `{` of line 10 at line 11, column 5: inside the broken
     // document (lines 8-11), not at the documents around it.
     assert!(
-        err_line.starts_with("<stdin>:11:5  input-error  invalid YAML"),
+        err_line.starts_with("error: <stdin>:11:5: invalid YAML"),
         "{err_line}"
     );
+    assert!(!text.contains("invalid YAML"), "{text}");
+    assert!(
+        text.trim_end()
+            .ends_with("; 1 input error in 1 input (see stderr)"),
+        "{text}"
+    );
+}
+
+/// Issue 9: offline `explain` printed its input errors on stdout, and `lint` counted a file
+/// with 9 bad documents as "9 inputs unreadable".
+#[test]
+fn input_errors_go_to_stderr_and_are_counted_per_input() {
+    let bad = "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: [oops\n";
+    let good = "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: fine}\nspec:\n  schedule: \"0 3 * * *\"\n  timeZone: UTC\n  startingDeadlineSeconds: 300\n  jobTemplate: {spec: {activeDeadlineSeconds: 600, template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}\n";
+    let mut input = good.to_string();
+    for _ in 0..9 {
+        input.push_str("---\n");
+        input.push_str(bad);
+    }
+    let out = doctor()
+        .args(["explain", "-f", "-", "--now", NOW])
+        .write_stdin(input.clone())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!stdout.contains("error:"), "stdout has errors: {stdout}");
+    assert!(
+        stdout.contains("fine"),
+        "the good CronJob is still explained: {stdout}"
+    );
+    assert_eq!(
+        stderr
+            .lines()
+            .filter(|l| l.starts_with("error: <stdin>:"))
+            .count(),
+        9,
+        "{stderr}"
+    );
+    // JSON keeps them in the document too, and still says them on stderr.
+    let out = doctor()
+        .args(["explain", "-f", "-", "--now", NOW, "-o", "json"])
+        .write_stdin(input.clone())
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["errors"].as_array().unwrap().len(), 9);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error: <stdin>:"));
+    // lint: nine errors in one input, not "9 inputs unreadable".
+    let out = doctor()
+        .args(["lint", "-f", "-", "--now", NOW])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stdout.contains("; 9 input errors in 1 input (see stderr)"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("unreadable"), "{stdout}");
 }
 
 #[test]

@@ -58,18 +58,57 @@ pub fn use_color(choice: ColorChoice) -> bool {
     }
 }
 
-/// Parse an RFC 3339 instant given on the command line.
+/// The latest `--now` a replay accepts. The replay and the rules look ahead of "now" (robfig's
+/// 5-year window, chained; the never-fires rule's 10-year horizon), and every time they
+/// compute must fit a timestamp (up to 9999-12-30T22:00:00Z), so "now" stops 20 years short.
+pub const LATEST_NOW: Timestamp = Timestamp::constant(252_771_148_799, 0); // 9979-12-31T23:59:59Z
+
+/// The last whole second a timestamp here can hold, for messages.
+fn last_computable() -> Timestamp {
+    Timestamp::constant(Timestamp::MAX.as_second(), 0)
+}
+
+/// Parse an RFC 3339 instant given on the command line: any instant a timestamp here can hold.
+/// RFC 3339 goes on to 9999-12-31T23:59:59Z; the last hours of year 9999 are refused with
+/// that reason, not as "not an RFC 3339 instant".
+pub fn parse_rfc3339(flag: &str, value: &str) -> Result<Timestamp, UsageError> {
+    value.parse::<Timestamp>().map_err(|e| {
+        let valid_but_late = jiff::fmt::temporal::Pieces::parse(value).is_ok_and(|p| {
+            p.time().is_some() && p.offset().is_some() && p.date().year() >= 9999
+        });
+        if valid_but_late {
+            UsageError(format!(
+                "{flag} {value:?} is out of range: this tool computes times up to {} (a valid RFC 3339 time, but past the last one it can represent)",
+                last_computable()
+            ))
+        } else {
+            UsageError(format!(
+                "{flag} {value:?} is not an RFC 3339 instant (for example 2026-11-20T12:00:00Z): {e}"
+            ))
+        }
+    })
+}
+
+/// Parse `--now` (RFC 3339), up to [`LATEST_NOW`].
 pub fn parse_instant(flag: &str, value: &str) -> Result<Timestamp, UsageError> {
     if flag == "--now" && value == "dump" {
         return Err(UsageError(
             "--now dump judges -f input as of its newest timestamp; read from a cluster, \"now\" is the API server's clock (give an RFC 3339 instant to override it)".into(),
         ));
     }
-    value.parse::<Timestamp>().map_err(|e| {
-        UsageError(format!(
-            "{flag} {value:?} is not an RFC 3339 instant (for example 2026-11-20T12:00:00Z): {e}"
-        ))
-    })
+    let t = parse_rfc3339(flag, value)?;
+    check_now(flag, value, t)
+}
+
+/// Refuse a "now" past [`LATEST_NOW`] (typed, or the newest timestamp of a hostile dump).
+pub fn check_now(flag: &str, value: &str, t: Timestamp) -> Result<Timestamp, UsageError> {
+    if t > LATEST_NOW {
+        return Err(UsageError(format!(
+            "{flag} {value:?} is out of range: the replay looks up to 20 years ahead and computes times only up to {}, so {flag} must be at most {LATEST_NOW}",
+            last_computable()
+        )));
+    }
+    Ok(t)
 }
 
 /// Resolve `--controller-time-zone` with Go's rules. "Local" is refused: the point of the

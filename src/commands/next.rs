@@ -2,13 +2,14 @@
 
 use doctor::render::{next, style::Style};
 
-use super::{UsageError, controller_zone, exit, parse_instant, use_color};
+use super::{UsageError, controller_zone, exit, parse_rfc3339, use_color};
 use crate::cli::{NextArgs, NextFormat};
 
 pub fn run(args: &NextArgs) -> Result<i32, UsageError> {
     let zone = controller_zone(&args.controller_time_zone)?;
     let from = match &args.from {
-        Some(v) => parse_instant("--from", v)?,
+        // The whole computable range: near its end the view says where computing stops.
+        Some(v) => parse_rfc3339("--from", v)?,
         None => jiff::Timestamp::now(),
     };
     let view = next::compute(
@@ -29,9 +30,10 @@ pub fn run(args: &NextArgs) -> Result<i32, UsageError> {
         ),
     };
     super::emit(&text);
-    Ok(if view.outcome.is_ok() {
-        exit::OK
-    } else {
+    // The verdict lint gives the same schedule and zone: rejected or never firing is 1.
+    Ok(if view.is_error() {
         exit::FINDINGS
+    } else {
+        exit::OK
     })
 }

@@ -1,12 +1,13 @@
 //! Shared by `explain -f` and `lint`: load the inputs, build the report, pick the CronJobs the
 //! user asked for. The decisions all happen in `doctor`; this is plumbing.
 
+use doctor::render::{input_errors, style::Style};
 use doctor::replay::KubeVersion;
 use doctor::report::{self, InputError, Options, Report};
 use jiff::tz::TimeZone;
 
-use super::{UsageError, controller_zone, parse_instant};
-use crate::cli::ReplayArgs;
+use super::{UsageError, check_now, controller_zone, parse_instant};
+use crate::cli::{ColorChoice, ReplayArgs};
 
 pub struct Evaluation {
     pub report: Report,
@@ -32,13 +33,19 @@ fn now(
 ) -> Result<jiff::Timestamp, UsageError> {
     let newest = doctor::as_of::newest_timestamp(snapshot);
     match (args.now.as_deref(), default) {
-        (Some("dump"), _) => newest.ok_or_else(|| {
-            UsageError(
-                "--now dump: the input carries no timestamp (no status, creationTimestamp or events) to date it by; give an RFC 3339 instant".into(),
-            )
-        }),
+        (Some("dump"), _) => {
+            let t = newest.ok_or_else(|| {
+                UsageError(
+                    "--now dump: the input carries no timestamp (no status, creationTimestamp or events) to date it by; give an RFC 3339 instant".into(),
+                )
+            })?;
+            check_now("--now dump", &t.to_string(), t)
+        }
         (Some(v), _) => parse_instant("--now", v),
-        (None, DefaultNow::Dump) => Ok(newest.unwrap_or_else(jiff::Timestamp::now)),
+        (None, DefaultNow::Dump) => match newest {
+            Some(t) => check_now("the input's newest timestamp", &t.to_string(), t),
+            None => Ok(jiff::Timestamp::now()),
+        },
         (None, DefaultNow::WallClock) => {
             let now = jiff::Timestamp::now();
             notes.extend(doctor::as_of::stale_note(newest, now));
@@ -107,15 +114,29 @@ pub fn evaluate(
         version,
         timeline,
     };
-    Ok(Evaluation {
-        report: report::build(&snapshot, errors, &opts),
-    })
+    let report = report::build(&snapshot, errors, &opts);
+    // Errors go to stderr, whatever the output format (JSON and SARIF carry them too).
+    if !report.errors.is_empty() {
+        let color = match args.color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                use std::io::IsTerminal;
+                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && std::io::stderr().is_terminal()
+            }
+        };
+        eprint!("{}", input_errors::render(&report, Style { color }));
+    }
+    Ok(Evaluation { report })
 }
 
 /// "no CronJob named X … did you mean Y?" with the closest names by edit distance.
 pub fn not_found(name: &str, namespace: Option<&str>, names: &[String]) -> String {
-    let mut scored: Vec<(usize, &String)> =
-        names.iter().map(|n| (edit_distance(name, n), n)).collect();
+    let mut scored: Vec<(usize, &String)> = names
+        .iter()
+        .map(|n| (strsim::levenshtein(name, n), n))
+        .collect();
     scored.sort();
     scored.dedup_by(|a, b| a.1 == b.1);
     let close: Vec<&str> = scored
@@ -134,23 +155,6 @@ pub fn not_found(name: &str, namespace: Option<&str>, names: &[String]) -> Strin
         msg.push_str(&format!(" (found: {})", names.join(", ")));
     }
     msg
-}
-
-/// Levenshtein distance on chars; names are short, so the quadratic table is fine.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 /// Terminal width for wrapping: `COLUMNS`, else 100.
@@ -181,6 +185,5 @@ mod tests {
             not_found("zzzzzzzz", Some("ops"), &names)
                 .ends_with("(found: backup, report-daily, cleanup)")
         );
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

@@ -41,9 +41,9 @@ pub struct TriggerArgs {
     /// when it completes, 1 when it fails or --timeout passes first.
     #[arg(long)]
     pub wait: bool,
-    /// With --wait: stop waiting after this long (30s, 10m, 1h; 0 for no limit). The Job
-    /// itself goes on.
-    #[arg(long, value_name = "DURATION", default_value = "30m")]
+    /// With --wait: stop waiting after this long (30s, 10m, 1h; 0 for no limit; at most 168h).
+    /// The Job itself goes on.
+    #[arg(long, value_name = "DURATION", default_value = "30m", value_parser = crate::flag_ranges::wait_timeout)]
     pub timeout: String,
     #[command(flatten)]
     pub action: ActionArgs,

@@ -20,7 +20,8 @@
 //! change nothing) and `zone_memo` (per-thread memo of zone offset periods).
 //!
 //! Known limits, all outside what the controller can meet in practice: results past
-//! jiff's year-9999 range saturate at `Timestamp::MAX`; searches that never end in robfig
+//! jiff's year-9999 range saturate at `Timestamp::MAX` (`Schedule::next_checked` tells them
+//! apart instead); searches that never end in robfig
 //! (zones that skipped a whole calendar day) report `None`; zone data is jiff's bundled
 //! tzdb, which can differ from a given controller's tzdata for recently changed zones.
 
@@ -130,4 +131,36 @@ impl Schedule {
             ScheduleKind::Every(d) => Some(next::every_next(d, after)),
         }
     }
+
+    /// [`Schedule::next`] without the saturation: [`Fire::BeyondRange`] when robfig's answer
+    /// lies past `Timestamp::MAX` (9999-12-30T22:00:00Z; Go's time goes on). For callers that
+    /// show the answer: a saturated `Timestamp::MAX` would be a run that does not exist.
+    pub fn next_checked(&self, after: Timestamp, local: &TimeZone) -> Fire {
+        let unix = match &self.kind {
+            ScheduleKind::Spec(s) => {
+                let tz = match &self.zone {
+                    ScheduleZone::Local => local,
+                    ScheduleZone::Fixed(loc) => &loc.tz,
+                };
+                next::spec_next_unix(s, after, tz)
+            }
+            ScheduleKind::Every(d) => Some(next::every_next_unix(d, after)),
+        };
+        match unix {
+            None => Fire::Never,
+            Some(u) if u > Timestamp::MAX.as_second() => Fire::BeyondRange,
+            Some(u) => Fire::At(go_time::to_timestamp(u)),
+        }
+    }
+}
+
+/// robfig's `Next`, told apart from "past what a `Timestamp` can hold".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fire {
+    At(Timestamp),
+    /// Go's zero time: no activation within robfig's 5-year window.
+    Never,
+    /// An activation exists but lies after `Timestamp::MAX` (the last hours of year 9999 or
+    /// later), which nothing here can represent.
+    BeyondRange,
 }

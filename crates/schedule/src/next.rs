@@ -66,6 +66,11 @@ fn never_matches(s: &SpecSchedule) -> bool {
 
 /// robfig's `SpecSchedule.Next(after)` evaluated in `tz`; `None` is the zero time.
 pub(crate) fn spec_next(s: &SpecSchedule, after: Timestamp, tz: &TimeZone) -> Option<Timestamp> {
+    spec_next_unix(s, after, tz).map(to_timestamp)
+}
+
+/// [`spec_next`] as a Unix second, which may lie beyond jiff's range (Go's is wider).
+pub(crate) fn spec_next_unix(s: &SpecSchedule, after: Timestamp, tz: &TimeZone) -> Option<i64> {
     if never_matches(s) {
         return None;
     }
@@ -172,11 +177,16 @@ pub(crate) fn spec_next(s: &SpecSchedule, after: Timestamp, tz: &TimeZone) -> Op
             }
         }
 
-        return Some(to_timestamp(t.unix));
+        return Some(t.unix);
     }
 }
 
 /// robfig's `ConstantDelaySchedule.Next`: the whole second of `after` plus the delay.
 pub(crate) fn every_next(d: &ConstantDelay, after: Timestamp) -> Timestamp {
-    to_timestamp(floor_second(after).saturating_add(d.delay_seconds))
+    to_timestamp(every_next_unix(d, after))
+}
+
+/// [`every_next`] as a Unix second, which may lie beyond jiff's range.
+pub(crate) fn every_next_unix(d: &ConstantDelay, after: Timestamp) -> i64 {
+    floor_second(after).saturating_add(d.delay_seconds)
 }

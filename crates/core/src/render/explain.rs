@@ -18,22 +18,14 @@ pub struct TextOptions {
     pub width: usize,
 }
 
+/// The report for stdout. Input errors are not in it: they go to stderr (see
+/// [`super::input_errors`]), where errors belong.
 pub fn render(report: &Report, o: TextOptions) -> String {
     let mut out = String::new();
-    for e in &report.errors {
-        out.push_str(&format!(
-            "{} {}:{}:{}: {}\n",
-            o.style.red("error:"),
-            e.file,
-            e.line,
-            e.column,
-            e.message
-        ));
-    }
     for n in &report.notes {
         out.push_str(&format!("{} {n}\n", o.style.dim("note:")));
     }
-    if !report.errors.is_empty() || !report.notes.is_empty() {
+    if !report.notes.is_empty() {
         out.push('\n');
     }
     if report.cron_jobs.is_empty() {

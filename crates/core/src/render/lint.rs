@@ -20,17 +20,8 @@ pub fn render(report: &Report, show: Severity, st: Style) -> String {
     }
     let place_w = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
     let slug_w = rows.iter().map(|r| r.2.len()).max().unwrap_or(0);
+    // Input errors go to stderr (see `super::input_errors`); the summary counts them.
     let mut out = String::new();
-    for e in &report.errors {
-        out.push_str(&format!(
-            "{}:{}:{}  {}  {}\n",
-            e.file,
-            e.line,
-            e.column,
-            st.red("input-error"),
-            e.message
-        ));
-    }
     for (place, sev, slug, msg) in &rows {
         let sev_text = format!("{:<7}", sev.as_str());
         let sev_text = match sev {
@@ -62,7 +53,14 @@ pub fn render(report: &Report, show: Severity, st: Style) -> String {
         if report.errors.is_empty() {
             String::new()
         } else {
-            format!("; {} unreadable", plural(report.errors.len(), "input"))
+            // One file with nine bad documents is nine errors in one input, not nine inputs.
+            let files: std::collections::BTreeSet<&str> =
+                report.errors.iter().map(|e| e.file.as_str()).collect();
+            format!(
+                "; {} in {} (see stderr)",
+                plural(report.errors.len(), "input error"),
+                plural(files.len(), "input")
+            )
         }
     ));
     out

@@ -2,11 +2,12 @@
 
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
-use schedule::{ParseError, Schedule};
+use schedule::{Fire, ParseError, Schedule, ScheduleKind};
 use serde::Serialize;
 
 use super::style::Style;
 use crate::cron::{describe, dst, format_schedule, hint};
+use crate::rules::verdict;
 use crate::text::human_duration;
 
 /// Everything `next` shows, computed once and rendered twice (text or JSON).
@@ -28,6 +29,12 @@ pub struct Fires {
     pub times: Vec<Timestamp>,
     /// Asked for more than the schedule gives within robfig's 5-year window.
     pub exhausted: bool,
+    /// The next run lies past the last instant a timestamp here can hold
+    /// (`Timestamp::MAX`, 9999-12-30T22:00:00Z): the list ends there, with no invented run.
+    pub beyond_range: bool,
+    /// No run at all: lint's never-fires error, with its reason ("day 31 never occurs in
+    /// February").
+    pub never: Option<String>,
     /// robfig's `Next` answered this instant, which is not later than the previous run: the
     /// chain (and the controller, with InvalidSchedule) stops advancing there.
     pub stalled: Option<Timestamp>,
@@ -40,7 +47,19 @@ pub struct Rejected {
     pub hint: Option<String>,
 }
 
-/// Compute the next `count` fire times after `from`, as the controller would.
+impl NextView {
+    /// The verdict lint gives the same question: a rejected schedule or time zone, or a
+    /// schedule that never fires, is an error (exit 1).
+    pub fn is_error(&self) -> bool {
+        match &self.outcome {
+            Err(_) => true,
+            Ok(f) => f.never.is_some(),
+        }
+    }
+}
+
+/// Compute the next `count` fire times after `from`, as the controller would. The zone and
+/// the schedule are judged by the same checks as `spec.timeZone` and `spec.schedule` in lint.
 pub fn compute(
     schedule_text: &str,
     time_zone: Option<&str>,
@@ -50,18 +69,29 @@ pub fn compute(
     controller_zone: &TimeZone,
 ) -> NextView {
     let effective = format_schedule(schedule_text, time_zone);
-    let outcome = match schedule::parse_standard(&effective) {
-        Err(error) => Err(Rejected {
-            hint: hint::hint(&effective, &error),
-            error,
-        }),
-        Ok(sched) => Ok(fires(
-            &sched,
+    let zone_problem = time_zone.and_then(|tz| {
+        let problems = verdict::time_zone_problems(tz);
+        let first = problems.first()?;
+        Some(Rejected {
+            error: ParseError {
+                message: format!("spec.timeZone {tz:?} is refused: {first}"),
+                panics: false,
+            },
+            hint: Some(match verdict::zone_suggestion(tz) {
+                Some(s) => format!("did you mean {s}?"),
+                None => "use an IANA zone name such as Europe/Berlin (case-sensitive): the API server checks spec.timeZone as lint does".into(),
+            }),
+        })
+    });
+    let outcome = match zone_problem {
+        Some(rejected) => Err(rejected),
+        None => judge_schedule(
+            &effective,
             from,
             count,
             controller_zone_name,
             controller_zone,
-        )),
+        ),
     };
     NextView {
         schedule: schedule_text.to_string(),
@@ -72,30 +102,65 @@ pub fn compute(
     }
 }
 
+fn judge_schedule(
+    effective: &str,
+    from: Timestamp,
+    count: usize,
+    controller_zone_name: &str,
+    controller_zone: &TimeZone,
+) -> Result<Fires, Rejected> {
+    match schedule::parse_standard(effective) {
+        Err(error) => Err(Rejected {
+            hint: hint::hint(effective, &error),
+            error,
+        }),
+        Ok(sched) => Ok(fires(
+            &sched,
+            from,
+            count,
+            controller_zone_name,
+            controller_zone,
+        )),
+    }
+}
+
 fn fires(sched: &Schedule, from: Timestamp, count: usize, ctl_name: &str, ctl: &TimeZone) -> Fires {
     let (zone_name, zone) = match &sched.zone {
         schedule::ScheduleZone::Fixed(loc) => (loc.name.clone(), loc.tz.clone()),
         schedule::ScheduleZone::Local => (ctl_name.to_string(), ctl.clone()),
     };
-    let mut times = Vec::with_capacity(count);
+    // The CLI bounds `count`; the cap keeps any other caller from a huge allocation.
+    let mut times = Vec::with_capacity(count.min(1024));
     let mut stalled = None;
+    let mut beyond_range = false;
     let mut t = from;
     while times.len() < count {
-        match sched.next(t, ctl) {
-            Some(n) if n > t => {
+        match sched.next_checked(t, ctl) {
+            Fire::At(n) if n > t => {
                 times.push(n);
                 t = n;
             }
-            Some(n) => {
+            Fire::At(n) => {
                 // robfig answers its own input (or an earlier time) at some clock changes
                 // (Pacific/Chatham's fall-back): the chain, and the controller, stall here.
                 stalled = Some(n);
                 break;
             }
-            None => break,
+            Fire::BeyondRange => {
+                beyond_range = true;
+                break;
+            }
+            Fire::Never => break,
         }
     }
-    let exhausted = times.len() < count && stalled.is_none();
+    let exhausted = times.len() < count && stalled.is_none() && !beyond_range;
+    // Lint's never-fires asks robfig for the run after "now"; `next` asks after --from.
+    let never = match &sched.kind {
+        ScheduleKind::Spec(spec) if times.is_empty() && exhausted => {
+            Some(verdict::never_fires_reason(spec))
+        }
+        _ => None,
+    };
     let dst = match times.last() {
         Some(last) => dst::effects(sched, ctl, from, *last),
         None => Vec::new(),
@@ -103,11 +168,13 @@ fn fires(sched: &Schedule, from: Timestamp, count: usize, ctl_name: &str, ctl: &
     let zone_shown =
         matches!(sched.kind, schedule::ScheduleKind::Spec(_)).then_some(zone_name.as_str());
     Fires {
-        description: describe::describe(&sched.kind, zone_shown, !times.is_empty()),
+        description: describe::describe(&sched.kind, zone_shown, true),
         zone_name,
         zone,
         times,
         exhausted,
+        beyond_range,
+        never,
         stalled,
         dst,
     }
@@ -130,23 +197,34 @@ struct NextJson<'a> {
     /// Set when robfig's Next stops advancing (see [`Fires::stalled`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     stalled_at: Option<String>,
+    /// Set when the next run lies past 9999-12-30T22:00:00Z (see [`Fires::beyond_range`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    beyond_range: bool,
+}
+
+/// The never-fires verdict in words, as lint's rule words it.
+fn never_message(reason: &str) -> String {
+    format!(
+        "never fires: {reason}; the controller records InvalidSchedule and never starts a Job (lint: never-fires, error)"
+    )
 }
 
 pub fn to_json(v: &NextView) -> String {
     let (times, error, description, hint) = match &v.outcome {
         Ok(f) => (
             f.times.iter().map(|t| t.to_string()).collect(),
-            None,
+            f.never.as_deref().map(never_message),
             Some(f.description.as_str()),
             None,
         ),
         Err(r) => (
             Vec::new(),
-            Some(r.error.message.as_str()),
+            Some(r.error.message.clone()),
             None,
             r.hint.as_deref(),
         ),
     };
+    let beyond_range = v.outcome.as_ref().is_ok_and(|f| f.beyond_range);
     let stalled_at = v
         .outcome
         .as_ref()
@@ -159,10 +237,11 @@ pub fn to_json(v: &NextView) -> String {
         time_zone: v.time_zone.as_deref(),
         from: v.from.to_string(),
         times,
-        error,
+        error: error.as_deref(),
         description,
         hint,
         stalled_at,
+        beyond_range,
     };
     serde_json::to_string_pretty(&j).unwrap_or_default() + "\n"
 }
@@ -262,7 +341,14 @@ pub fn to_text(v: &NextView, st: Style) -> String {
             ))
         ));
     }
-    if f.exhausted {
+    if let Some(reason) = &f.never {
+        out.push_str(&format!("  {} {}\n", st.red("✗"), never_message(reason)));
+    } else if f.beyond_range {
+        out.push_str(&st.dim(&format!(
+            "  (the next run falls after {}, the last instant this tool can compute; RFC 3339 time ends with year 9999)\n",
+            wall(Timestamp::MAX, &f.zone, "%a %Y-%m-%d %H:%M")
+        )));
+    } else if f.exhausted {
         out.push_str(
             &st.dim(&format!(
                 "  (no {} run within robfig's 5-year search window)\n",

@@ -245,8 +245,14 @@ pub fn never_applied(ctx: &Context) -> bool {
     cj.meta.creation_timestamp.is_none() && cj.status.last_schedule_time.is_none()
 }
 
-/// The last `count` slots up to now, manual runs among them, and the next slot.
+/// The most past slots a timeline holds. The CLI's `--timeline` range ends here too; the
+/// clamp below keeps any other caller from asking for an unbounded walk or allocation.
+pub const MAX_SLOTS: usize = 1000;
+
+/// The last `count` slots up to now (at most [`MAX_SLOTS`]), manual runs among them, and the
+/// next slot.
 pub fn build(ctx: &Context, count: usize) -> Vec<Slot> {
+    let count = count.min(MAX_SLOTS);
     if count == 0 {
         return Vec::new();
     }

@@ -16,6 +16,7 @@ mod suspended;
 
 pub use context::Context;
 pub use finding::{Finding, Severity};
+pub use manifest::verdict;
 pub use runtime::not_running;
 
 /// Static description of a rule. Everything a user reads about the rule lives here.

@@ -120,19 +120,33 @@ impl<'a> Fields<'a> {
     }
 }
 
-/// Zone names of the bundled database that differ from `name` only in case (or in spaces
-/// written for underscores): `europe/berlin` → `Europe/Berlin`, `America/New York` →
-/// `America/New_York`.
+/// The zone name of the bundled database that `name` most likely meant: one that differs
+/// only in case (or in spaces written for underscores): `europe/berlin` → `Europe/Berlin`,
+/// `America/New York` → `America/New_York`; else the closest by edit distance when it is
+/// close enough to be a typo (`Europe/Berln` → `Europe/Berlin`: at most 2 edits, and fewer
+/// than a quarter of the name).
 pub(super) fn zone_suggestion(name: &str) -> Option<String> {
     let want = name.trim().replace(' ', "_").to_ascii_lowercase();
     if want.is_empty() {
         return None;
     }
     let db = TimeZoneDatabase::bundled();
-    let found = db
-        .available()
-        .map(|n| n.as_str().to_string())
-        .find(|n| n.to_ascii_lowercase() == want)?;
+    let names: Vec<String> = db.available().map(|n| n.as_str().to_string()).collect();
+    let found = match names.iter().find(|n| n.to_ascii_lowercase() == want) {
+        Some(exact) => exact.clone(),
+        None => {
+            let limit = 2.min((want.chars().count().saturating_sub(1)) / 4);
+            names
+                .iter()
+                .map(|n| (strsim::levenshtein(&n.to_ascii_lowercase(), &want), n))
+                .filter(|(d, _)| *d <= limit)
+                // Closest first; ties go to the alphabetically first name, so the
+                // suggestion does not depend on the database's order.
+                .min()?
+                .1
+                .clone()
+        }
+    };
     (found != name && schedule::load_location(&found).is_ok()).then_some(found)
 }
 
@@ -191,6 +205,19 @@ mod tests {
         );
         assert_eq!(zone_suggestion("utc").as_deref(), Some("UTC"));
         assert_eq!(zone_suggestion("Europe/Berlin"), None);
+        // Typos: a letter missing, two swapped, one wrong.
+        assert_eq!(
+            zone_suggestion("Europe/Berln").as_deref(),
+            Some("Europe/Berlin")
+        );
+        assert_eq!(
+            zone_suggestion("America/New_Yrok").as_deref(),
+            Some("America/New_York")
+        );
+        assert_eq!(zone_suggestion("Asia/Tokio").as_deref(), Some("Asia/Tokyo"));
+        // Too far from anything (or too short to guess from) stays unanswered.
+        assert_eq!(zone_suggestion("Mars/Olympus"), None);
+        assert_eq!(zone_suggestion("XYZ"), None);
         assert_eq!(zone_suggestion("Mars/Olympus_Mons"), None);
     }
 }

@@ -7,6 +7,7 @@ mod common;
 mod cron_items;
 mod dst_shared;
 mod step_traps;
+pub mod verdict;
 
 mod concurrency_policy_invalid;
 mod deprecated_api_version;

@@ -86,7 +86,7 @@ fn list(items: &[String]) -> String {
 }
 
 /// Why no time matches, in words.
-fn reason(s: &SpecSchedule) -> String {
+pub(super) fn reason(s: &SpecSchedule) -> String {
     let (minute, hour, dom, month, dow) = (
         vals(s.minute, 0, 59),
         vals(s.hour, 0, 23),

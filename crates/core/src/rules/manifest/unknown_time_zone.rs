@@ -231,6 +231,21 @@ mod tests {
     }
 
     #[test]
+    fn typos_get_a_did_you_mean() {
+        let r = run(&with_tz("Europe/Berln"), RULE.example_now);
+        let f = findings(&r, "unknown-time-zone");
+        assert_eq!(
+            f[0].message,
+            r#"spec.timeZone "Europe/Berln" cannot be loaded (unknown time zone Europe/Berln); did you mean "Europe/Berlin"?"#
+        );
+        assert!(
+            f[0].remediation.contains("timeZone: Europe/Berlin"),
+            "{}",
+            f[0].remediation
+        );
+    }
+
+    #[test]
     fn local_and_empty_are_api_errors_only() {
         let r = run(&with_tz("Local"), RULE.example_now);
         let f = findings(&r, "unknown-time-zone");

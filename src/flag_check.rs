@@ -1,0 +1,111 @@
+//! The property the numeric-argument fuzz target (`fuzz/fuzz_targets/cli_numeric_args.rs`)
+//! checks, here so that an ordinary test (`tests/cli_flags_ranges.rs`) compiles and runs the
+//! very same function on every `cargo test`, fuzzer or not.
+//!
+//! Input layout: byte 0 picks a (subcommand, numeric flag) slot, byte 1 the spelling
+//! (`--flag=value`, `--flag value`, or the value twice), the rest is the value (UTF-8, lossy).
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+use crate::flag_ranges::{
+    COUNT_MAX, REQUEST_TIMEOUT_MAX, TIMELINE_MAX, WAIT_TIMEOUT_MAX, bounded_duration,
+};
+
+/// Every numeric flag of every subcommand, with the argv that comes before it.
+const SLOTS: &[(&[&str], &str)] = &[
+    (&["explain", "-f", "x.yaml"], "--timeline"),
+    (&["scan", "-A"], "--timeline"),
+    (&["next", "* * * * *"], "--count"),
+    (&["explain", "cj"], "--request-timeout"),
+    (&["scan"], "--request-timeout"),
+    (&["trigger", "cj"], "--request-timeout"),
+    (&["suspend", "cj"], "--request-timeout"),
+    (&["unsuspend", "cj"], "--request-timeout"),
+    (&["trigger", "cj", "--wait"], "--timeout"),
+    (&["lint", "-f", "x.yaml"], "--kube-version"),
+];
+
+/// Parse one argv built from `data` with the real parser: `Ok(true)` accepted (and in range),
+/// `Ok(false)` refused as a usage error. `Err` names a broken promise: a value outside its
+/// documented range, or a rejection without a usage-error exit code.
+pub fn check_numeric_argv(data: &[u8]) -> Result<bool, String> {
+    let (slot, form, value) = match data {
+        [a, b, rest @ ..] => (*a as usize % SLOTS.len(), *b % 3, rest),
+        _ => return Ok(false),
+    };
+    let (prefix, flag) = SLOTS[slot];
+    let value = String::from_utf8_lossy(value).into_owned();
+    let mut argv: Vec<String> = std::iter::once("kubectl-cronjob_doctor")
+        .chain(prefix.iter().copied())
+        .map(str::to_string)
+        .collect();
+    match form {
+        0 => argv.push(format!("{flag}={value}")),
+        1 => argv.extend([flag.to_string(), value.clone()]),
+        _ => argv.extend([format!("{flag}={value}"), flag.to_string(), value.clone()]),
+    }
+    match Cli::try_parse_from(&argv) {
+        Err(e) => {
+            let asked_for_output = matches!(
+                e.kind(),
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+            );
+            if !asked_for_output && (e.exit_code() != 2 || e.to_string().trim().is_empty()) {
+                return Err(format!("{argv:?}: rejected without a usage error: {e}"));
+            }
+            Ok(false)
+        }
+        Ok(cli) => in_range(&cli, flag)
+            .map(|()| true)
+            .map_err(|why| format!("{argv:?}: {why}")),
+    }
+}
+
+fn in_range(cli: &Cli, flag: &str) -> Result<(), String> {
+    let duration_ok = |text: &str, max| match bounded_duration(text, max, "max") {
+        Ok(None) => Ok(()),
+        Ok(Some(d)) if d <= max => Ok(()),
+        other => Err(format!("{flag} {text:?} accepted but reads as {other:?}")),
+    };
+    match (&cli.command, flag) {
+        (Command::Explain(a), "--timeline") | (Command::Explain(a), "--request-timeout") => {
+            check_timeline(a.timeline)?;
+            duration_ok(&a.kube.request_timeout, REQUEST_TIMEOUT_MAX)
+        }
+        (Command::Scan(a), _) => {
+            check_timeline(a.timeline)?;
+            duration_ok(&a.kube.request_timeout, REQUEST_TIMEOUT_MAX)
+        }
+        (Command::Next(a), _) => (1..=COUNT_MAX)
+            .contains(&a.count)
+            .then_some(())
+            .ok_or_else(|| format!("--count {} outside 1..={COUNT_MAX}", a.count)),
+        (Command::Trigger(a), _) => {
+            duration_ok(&a.timeout, WAIT_TIMEOUT_MAX)?;
+            duration_ok(&a.action.kube.request_timeout, REQUEST_TIMEOUT_MAX)
+        }
+        (Command::Suspend(a), _) => {
+            duration_ok(&a.action.kube.request_timeout, REQUEST_TIMEOUT_MAX)
+        }
+        (Command::Unsuspend(a), _) => {
+            duration_ok(&a.action.kube.request_timeout, REQUEST_TIMEOUT_MAX)
+        }
+        (Command::Lint(a), _) => match &a.replay.kube_version {
+            Some(v) => v
+                .parse::<doctor::replay::KubeVersion>()
+                .map(|_| ())
+                .map_err(|e| format!("--kube-version {v:?} accepted but does not parse: {e}")),
+            None => Err("--kube-version given but not kept".into()),
+        },
+        (other, _) => Err(format!(
+            "{flag} parsed into an unexpected command: {other:?}"
+        )),
+    }
+}
+
+fn check_timeline(n: usize) -> Result<(), String> {
+    (n <= TIMELINE_MAX)
+        .then_some(())
+        .ok_or_else(|| format!("--timeline {n} outside 0..={TIMELINE_MAX}"))
+}

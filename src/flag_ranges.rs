@@ -1,0 +1,134 @@
+//! The range of every numeric flag, enforced by clap while it parses the command line, so an
+//! out-of-range value is a usage error (exit 2, clap's `invalid value … for '--flag'`) before
+//! any work starts. The ranges are also the help text's ("0–1000"), and the code that uses a
+//! value can rely on it: a timeline of `u64::MAX` slots or a timeout of 584 billion years
+//! never reaches an allocation, a loop or an `Instant` addition.
+//!
+//! Durations keep their textual form (the commands read them with `cluster::config::
+//! parse_timeout`, kubectl's grammar); the parser here accepts exactly that grammar and
+//! adds the bound, so everything it lets through is a finite duration of at most the maximum.
+
+use std::time::Duration;
+
+use clap::builder::RangedU64ValueParser;
+
+/// `--timeline`: past slots shown per CronJob. The core clamps to the same number.
+pub const TIMELINE_MAX: usize = doctor::report::timeline::MAX_SLOTS;
+/// `next --count`: fire times listed.
+pub const COUNT_MAX: u32 = 1000;
+/// `--request-timeout`: one request, retries included. A day is far beyond any API call.
+pub const REQUEST_TIMEOUT_MAX: Duration = Duration::from_secs(24 * 3600);
+/// `trigger --wait --timeout`: how long to follow a Job. A week covers long batch Jobs.
+pub const WAIT_TIMEOUT_MAX: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// `--timeline N`, 0..=[`TIMELINE_MAX`].
+pub fn timeline() -> RangedU64ValueParser<usize> {
+    RangedU64ValueParser::<usize>::new().range(0..=TIMELINE_MAX as u64)
+}
+
+/// `next --count N`, 1..=[`COUNT_MAX`].
+pub fn count() -> RangedU64ValueParser<u32> {
+    RangedU64ValueParser::<u32>::new().range(1..=u64::from(COUNT_MAX))
+}
+
+/// clap value parser for `--request-timeout`: the text, once it is known to be in range.
+pub fn request_timeout(s: &str) -> Result<String, String> {
+    bounded_duration(s, REQUEST_TIMEOUT_MAX, "24h").map(|_| s.to_string())
+}
+
+/// clap value parser for `trigger --timeout`: the text, once it is known to be in range.
+pub fn wait_timeout(s: &str) -> Result<String, String> {
+    bounded_duration(s, WAIT_TIMEOUT_MAX, "168h (7 days)").map(|_| s.to_string())
+}
+
+/// clap value parser for `--kube-version`: checked at parse time like the numeric flags.
+pub fn kube_version(s: &str) -> Result<String, String> {
+    s.parse::<doctor::replay::KubeVersion>()
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
+}
+
+/// kubectl's `--request-timeout` grammar — `0` (no limit), a whole number of seconds, or
+/// parts of `<number><h|m|s|ms>` such as `1m30s` or `1.5h` — bounded by `max`. `None` is
+/// "no limit". Never panics: amounts are summed as finite floats and compared with the
+/// bound before a `Duration` is made.
+pub fn bounded_duration(
+    s: &str,
+    max: Duration,
+    max_text: &str,
+) -> Result<Option<Duration>, String> {
+    let t = s.trim();
+    let grammar =
+        "expected 0 (no limit), a number of seconds, or a duration such as 30s, 10m or 1m30s";
+    if t.starts_with('-') {
+        return Err(format!(
+            "must not be negative ({grammar}, at most {max_text})"
+        ));
+    }
+    let too_long = || format!("at most {max_text} (0 for no limit)");
+    if let Ok(secs) = t.parse::<u64>() {
+        return match secs {
+            0 => Ok(None),
+            s if s > max.as_secs() => Err(too_long()),
+            s => Ok(Some(Duration::from_secs(s))),
+        };
+    }
+    if t.is_empty() {
+        return Err(grammar.to_string());
+    }
+    let mut total = 0f64;
+    let mut rest = t;
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .ok_or_else(|| format!("{grammar} (a number needs a unit: h, m, s or ms)"))?;
+        let n: f64 = rest[..digits].parse().map_err(|_| grammar.to_string())?;
+        rest = &rest[digits..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let unit = match &rest[..unit_len] {
+            "h" => 3600.0,
+            "m" => 60.0,
+            "s" => 1.0,
+            "ms" => 0.001,
+            _ => return Err(format!("{grammar} (units: h, m, s, ms)")),
+        };
+        total += n * unit;
+        rest = &rest[unit_len..];
+    }
+    // Infinity (a 400-digit amount) and anything above the bound stop here.
+    if !total.is_finite() || total > max.as_secs_f64() {
+        return Err(too_long());
+    }
+    Ok(Some(Duration::from_secs_f64(total)).filter(|d| !d.is_zero()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DAY: Duration = Duration::from_secs(86_400);
+
+    #[test]
+    fn durations_read_like_kubectl_within_the_bound() {
+        let p = |s: &str| bounded_duration(s, DAY, "24h");
+        assert_eq!(p("0"), Ok(None));
+        assert_eq!(p("0s"), Ok(None));
+        assert_eq!(p("15"), Ok(Some(Duration::from_secs(15))));
+        assert_eq!(p("1m30s"), Ok(Some(Duration::from_secs(90))));
+        assert_eq!(p("1.5h"), Ok(Some(Duration::from_secs(5400))));
+        assert_eq!(p("500ms"), Ok(Some(Duration::from_millis(500))));
+        assert_eq!(p("24h"), Ok(Some(DAY)));
+        assert_eq!(p("86400"), Ok(Some(DAY)));
+        assert_eq!(p("86401"), Err("at most 24h (0 for no limit)".into()));
+        assert_eq!(p("24h1s"), Err("at most 24h (0 for no limit)".into()));
+        assert!(p("18446744073709551615s").is_err());
+        assert!(p("18446744073709551615").is_err());
+        assert!(p(&format!("{}s", "9".repeat(400))).is_err());
+        assert!(p("-1s").unwrap_err().contains("negative"));
+        for bad in ["", "soon", "5x", "1..2s", ".s", "s", "1e9s", "NaN", "inf"] {
+            assert!(p(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+}

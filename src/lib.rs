@@ -1,0 +1,54 @@
+//! The CLI as a library, so the tests in `tests/` and the fuzz targets in `fuzz/` can drive the
+//! real clap parser (`cli::Cli::try_parse_from`) without starting a process. `main.rs` is only
+//! the entry point; everything else lives here, private unless a test needs it.
+
+mod actions;
+pub mod cli;
+mod cluster;
+mod commands;
+pub mod flag_check;
+pub mod flag_ranges;
+mod input;
+mod version;
+
+use clap::Parser;
+
+pub use commands::exit;
+
+/// Parse the process's arguments, run the command, print errors once, and return the exit
+/// code (0 ok, 1 findings / rejected input, 2 could not do the job).
+pub fn run_from_env() -> i32 {
+    let cli = match cli::Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            // clap prints help/version itself; usage errors exit 2 like every tool error.
+            let code = if e.use_stderr() {
+                exit::TROUBLE
+            } else {
+                exit::OK
+            };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let result = match &cli.command {
+        cli::Command::Next(a) => commands::next::run(a),
+        cli::Command::Version => Ok(commands::version::run()),
+        cli::Command::Completion(a) => commands::completion::run(a),
+        cli::Command::Man => Ok(commands::manpage::run()),
+        cli::Command::Explain(a) => commands::explain::run(a),
+        cli::Command::Lint(a) => commands::lint::run(a),
+        cli::Command::Rules(a) => Ok(commands::rules::run(a)),
+        cli::Command::Scan(a) => commands::scan::run(a),
+        cli::Command::Trigger(a) => commands::trigger::run(a),
+        cli::Command::Suspend(a) => commands::suspend::run_suspend(a),
+        cli::Command::Unsuspend(a) => commands::suspend::run_unsuspend(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            exit::TROUBLE
+        }
+    }
+}
