@@ -10,7 +10,7 @@ use crate::cli::{ExplainArgs, ReportFormat};
 use crate::cluster::{self, fetch};
 
 pub fn run(a: &ExplainArgs) -> Result<i32, UsageError> {
-    let r = if a.files.is_empty() {
+    let mut r = if a.files.is_empty() {
         live(a)?
     } else {
         evaluate(
@@ -25,15 +25,19 @@ pub fn run(a: &ExplainArgs) -> Result<i32, UsageError> {
     let text = match a.output {
         ReportFormat::Json => json::render(&r),
         ReportFormat::Sarif => sarif::render(&r, env!("CARGO_PKG_VERSION")),
-        ReportFormat::Text => explain::render(
-            &r,
-            explain::TextOptions {
-                style: Style {
-                    color: use_color(a.replay.color),
+        ReportFormat::Text => {
+            // Strings from the input, with control characters made visible (issue 9).
+            doctor::report::visible::make_visible(&mut r);
+            explain::render(
+                &r,
+                explain::TextOptions {
+                    style: Style {
+                        color: use_color(a.replay.color),
+                    },
+                    width: width(),
                 },
-                width: width(),
-            },
-        ),
+            )
+        }
     };
     emit(&text);
     Ok(if !r.errors.is_empty() {

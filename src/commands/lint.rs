@@ -9,7 +9,11 @@ use super::{UsageError, emit, exit, use_color};
 use crate::cli::{FailOn, LintArgs, ReportFormat};
 
 pub fn run(a: &LintArgs) -> Result<i32, UsageError> {
-    let ev = evaluate(&a.files, None, None, &a.replay, 0)?;
+    let mut ev = evaluate(&a.files, None, None, &a.replay, 0)?;
+    if a.output == ReportFormat::Text {
+        // Strings from the input, with control characters made visible (issue 9).
+        doctor::report::visible::make_visible(&mut ev.report);
+    }
     let r = &ev.report;
     let threshold = match a.fail_on {
         FailOn::Error => Some(Severity::Error),

@@ -4,6 +4,7 @@
 
 pub mod index;
 pub mod timeline;
+pub mod visible;
 
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
