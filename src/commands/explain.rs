@@ -13,6 +13,7 @@ pub fn run(a: &ExplainArgs) -> Result<i32, UsageError> {
     let mut r = if a.files.is_empty() {
         live(a)?
     } else {
+        crate::input::set_max_input_size(a.input.max_input_size);
         evaluate(
             &a.files,
             a.name.as_deref(),

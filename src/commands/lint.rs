@@ -9,6 +9,7 @@ use super::{UsageError, emit, exit, use_color};
 use crate::cli::{FailOn, LintArgs, ReportFormat};
 
 pub fn run(a: &LintArgs) -> Result<i32, UsageError> {
+    crate::input::set_max_input_size(a.input.max_input_size);
     let mut ev = evaluate(&a.files, None, None, &a.replay, 0)?;
     if a.output == ReportFormat::Text {
         // Strings from the input, with control characters made visible (issue 9).
