@@ -1,7 +1,7 @@
 //! `explain NAME` (from the cluster) and `explain [NAME] -f PATH…` (from files): the full
 //! diagnosis. Both build a snapshot and hand it to the same report and renderers.
 
-use doctor::render::{explain, json, sarif, style::Style};
+use doctor::render::{explain, sarif, style::Style};
 use doctor::report::{self, Health, Options, Report};
 
 use super::report_cmd::{evaluate, not_found, version, width};
@@ -24,7 +24,11 @@ pub fn run(a: &ExplainArgs) -> Result<i32, UsageError> {
         .report
     };
     let text = match a.output {
-        ReportFormat::Json => json::render(&r),
+        ReportFormat::Json => {
+            // Streamed: the JSON of a big input is several times its size (issue 9).
+            doctor::report::stream::write_json(&r, std::io::stdout().lock());
+            String::new()
+        }
         ReportFormat::Sarif => sarif::render(&r, env!("CARGO_PKG_VERSION")),
         ReportFormat::Text => {
             // Strings from the input, with control characters made visible (issue 9).

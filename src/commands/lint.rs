@@ -1,7 +1,7 @@
 //! `lint -f PATH…`: the CI face of the diagnosis. Exit 0 when nothing reaches --fail-on, 1 when
 //! something does, 2 when input could not be read (the rest is still checked and printed).
 
-use doctor::render::{json, lint, sarif, style::Style};
+use doctor::render::{lint, sarif, style::Style};
 use doctor::rules::Severity;
 
 use super::report_cmd::evaluate;
@@ -27,7 +27,11 @@ pub fn run(a: &LintArgs) -> Result<i32, UsageError> {
         .unwrap_or(Severity::Warning)
         .min(Severity::Warning);
     let text = match a.output {
-        ReportFormat::Json => json::render(r),
+        ReportFormat::Json => {
+            // Streamed: the JSON of a big input is several times its size (issue 9).
+            doctor::report::stream::write_json(r, std::io::stdout().lock());
+            String::new()
+        }
         ReportFormat::Sarif => sarif::render(r, env!("CARGO_PKG_VERSION")),
         ReportFormat::Text => lint::render(
             r,

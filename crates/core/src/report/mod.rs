@@ -3,6 +3,7 @@
 //! SARIF, lint lines, scan table) reads; its JSON form is a documented wire format.
 
 pub mod index;
+pub mod stream;
 pub mod timeline;
 pub mod visible;
 
