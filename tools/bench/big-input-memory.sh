@@ -30,7 +30,8 @@ for cmd in "lint" "lint -o json" "explain -o json" "explain"; do
   # shellcheck disable=SC2086
   /usr/bin/time -f '%M %e' -o "$WORK/time" "$DOCTOR" $cmd -f "$INPUT" --now "$NOW" \
     --max-input-size 4Gi --color never >/dev/null 2>"$WORK/stderr" || true
-  read -r RSS_KB SECS <"$WORK/time"
+  # GNU time prefixes "Command exited with non-zero status N" when lint finds problems.
+  read -r RSS_KB SECS < <(tail -n 1 "$WORK/time")
   RSS=$((RSS_KB * 1024))
   RATIO="$(echo "scale=2; $RSS / $BYTES" | bc)"
   echo "$cmd: peak RSS $(MB "$RSS") MiB, ${RATIO}x the input, ${SECS}s" >&2
