@@ -57,14 +57,18 @@ spec:
 };
 
 /// Go's `int32` and `int64` bounds, as the decoder applies them.
-const INT32: (i64, &str) = (i32::MAX as i64, "int32");
-const INT64: (i64, &str) = (i64::MAX, "int64");
+type GoInt = (i64, &'static str);
+const INT32: GoInt = (i32::MAX as i64, "int32");
+const INT64: GoInt = (i64::MAX, "int64");
+
+/// A checked field: its path, the Go struct the decoder names, its value, its Go type.
+type Checked = (&'static str, &'static str, Option<i64>, GoInt);
 
 fn check(ctx: &Context) -> Vec<Finding> {
     let s = &ctx.cron_job.spec;
     let j = &s.job_template.spec;
     // (path, Go struct for the decoder's message, value, Go type)
-    let fields: [(&'static str, &str, Option<i64>, (i64, &str)); 9] = [
+    let fields: [Checked; 9] = [
         (
             "spec.startingDeadlineSeconds",
             "CronJobSpec",
