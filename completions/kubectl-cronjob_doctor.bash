@@ -123,7 +123,7 @@ _kubectl__cronjob_doctor() {
             return 0
             ;;
         kubectl__subcmd__cronjob_doctor__subcmd__explain)
-            opts="-f -n -o -h -V --file --namespace --output --timeline --now --controller-time-zone --kube-version --color --kubeconfig --context --cluster --user --request-timeout --help --version"
+            opts="-f -n -o -h -V --file --namespace --output --timeline --max-input-size --now --controller-time-zone --kube-version --color --kubeconfig --context --cluster --user --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -154,6 +154,10 @@ _kubectl__cronjob_doctor() {
                     return 0
                     ;;
                 --timeline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-input-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -383,7 +387,7 @@ _kubectl__cronjob_doctor() {
             return 0
             ;;
         kubectl__subcmd__cronjob_doctor__subcmd__lint)
-            opts="-f -o -h -V --file --fail-on --output --now --controller-time-zone --kube-version --color --help --version"
+            opts="-f -o -h -V --file --fail-on --output --max-input-size --now --controller-time-zone --kube-version --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -407,6 +411,10 @@ _kubectl__cronjob_doctor() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "text json sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --now)

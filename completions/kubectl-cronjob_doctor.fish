@@ -44,6 +44,7 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 json\t''
 sarif\t''"
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l timeline -d 'How many past slots the timeline shows: 0 (no timeline) to 1000' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l max-input-size -d 'The largest file (or stdin) read with -f: bytes, or with Ki/Mi/Gi (or K/M/G), from 1Ki to 64Gi. A larger input is an error instead of an out-of-memory kill' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l now -d 'Evaluate at this instant instead of now: RFC 3339 (e.g. 2026-11-20T12:00:00Z), or `dump` to judge -f input as of its newest timestamp (when the dump was taken). Default: from a cluster, the API server\'s clock; `explain -f`, the wall clock (a note says when the input\'s newest timestamp is over an hour older); `lint`, `dump` when the input carries timestamps, else the wall clock — CI judges a manifest alike on any day' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l controller-time-zone -d 'The controller\'s local time zone, used for schedules without spec.timeZone (kube-controller-manager\'s TZ; containerised control planes use UTC)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l kube-version -d 'Replay the controller of this Kubernetes version (e.g. 1.20, 1.27, 1.31). Default: newest' -r
@@ -65,6 +66,7 @@ never\t''"
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -s o -l output -d 'Output format: one line per finding, JSON, or SARIF 2.1.0 for code scanning' -r -f -a "text\t''
 json\t''
 sarif\t''"
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l max-input-size -d 'The largest file (or stdin) read with -f: bytes, or with Ki/Mi/Gi (or K/M/G), from 1Ki to 64Gi. A larger input is an error instead of an out-of-memory kill' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l now -d 'Evaluate at this instant instead of now: RFC 3339 (e.g. 2026-11-20T12:00:00Z), or `dump` to judge -f input as of its newest timestamp (when the dump was taken). Default: from a cluster, the API server\'s clock; `explain -f`, the wall clock (a note says when the input\'s newest timestamp is over an hour older); `lint`, `dump` when the input carries timestamps, else the wall clock — CI judges a manifest alike on any day' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l controller-time-zone -d 'The controller\'s local time zone, used for schedules without spec.timeZone (kube-controller-manager\'s TZ; containerised control planes use UTC)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l kube-version -d 'Replay the controller of this Kubernetes version (e.g. 1.20, 1.27, 1.31). Default: newest' -r

@@ -133,9 +133,20 @@ pub struct ExplainArgs {
     #[arg(long, default_value_t = 8, value_name = "N", value_parser = crate::flag_ranges::timeline(), allow_negative_numbers = true)]
     pub timeline: usize,
     #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
     pub replay: ReplayArgs,
     #[command(flatten)]
     pub kube: KubeArgs,
+}
+
+/// Limits on reading files (`-f`).
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// The largest file (or stdin) read with -f: bytes, or with Ki/Mi/Gi (or K/M/G), from 1Ki
+    /// to 64Gi. A larger input is an error instead of an out-of-memory kill.
+    #[arg(long, value_name = "SIZE", default_value = "256Mi", value_parser = crate::input::parse_size)]
+    pub max_input_size: u64,
 }
 
 /// How to reach the cluster: kubectl's flags, with kubectl's defaults.
@@ -213,6 +224,8 @@ pub struct LintArgs {
     /// Output format: one line per finding, JSON, or SARIF 2.1.0 for code scanning.
     #[arg(short = 'o', long, value_enum, default_value_t = ReportFormat::Text)]
     pub output: ReportFormat,
+    #[command(flatten)]
+    pub input: InputArgs,
     #[command(flatten)]
     pub replay: ReplayArgs,
 }

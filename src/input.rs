@@ -6,29 +6,109 @@
 //! or `-` for standard input. A file named explicitly is read whatever its extension. Problems
 //! reading a path become `LoadError`s naming the path and the OS error; they never stop the
 //! other paths.
+//!
+//! A directory walk reads regular files only: a FIFO would block forever and a link to a device
+//! (`/dev/zero`) would never end, so such entries are skipped with a note. Every input (a file,
+//! even one named explicitly, or stdin) is read up to a size cap ([`DEFAULT_MAX_INPUT_SIZE`],
+//! raised with `--max-input-size`); a larger one is an error, not an out-of-memory kill.
 
 use std::collections::HashSet;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use doctor::source::{LoadError, Loaded, Note, parse_bytes};
 
 /// How stdin is named in messages.
 pub const STDIN_NAME: &str = "<stdin>";
 
-/// Loads every path in order (see the module docs). `-` reads standard input.
-pub fn load_paths(paths: &[String]) -> Loaded {
-    load_paths_with_stdin(paths, &mut std::io::stdin().lock())
+/// The largest input read by default: 256 MiB (a `kubectl get -A -o yaml` of 400,000 CronJobs).
+pub const DEFAULT_MAX_INPUT_SIZE: u64 = 256 << 20;
+/// The range `--max-input-size` accepts: 1 KiB to 64 GiB.
+pub const MAX_INPUT_SIZE_RANGE: (u64, u64) = (1 << 10, 64 << 30);
+
+/// Parses `--max-input-size`: bytes, or a number with `Ki`, `Mi`, `Gi` (powers of 1024) or
+/// `K`, `M`, `G` (powers of 1000), within [`MAX_INPUT_SIZE_RANGE`].
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = t.split_at(split);
+    let factor: u64 = match unit {
+        "" | "B" => 1,
+        "K" | "k" | "KB" | "kB" => 1_000,
+        "M" | "MB" => 1_000_000,
+        "G" | "GB" => 1_000_000_000,
+        "Ki" | "KiB" => 1 << 10,
+        "Mi" | "MiB" => 1 << 20,
+        "Gi" | "GiB" => 1 << 30,
+        _ => {
+            return Err(format!(
+                "{s:?} is not a size (examples: 512Mi, 2Gi, 1000000)"
+            ));
+        }
+    };
+    let (lo, hi) = MAX_INPUT_SIZE_RANGE;
+    let n = digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(factor))
+        .filter(|n| (lo..=hi).contains(n))
+        .ok_or_else(|| format!("{s:?} is out of range: give 1Ki to 64Gi"))?;
+    Ok(n)
 }
 
-/// [`load_paths`] with standard input supplied by the caller (for tests).
-pub fn load_paths_with_stdin(paths: &[String], stdin: &mut dyn Read) -> Loaded {
+/// The cap [`load_paths`] applies: set once from `--max-input-size` by the command that reads
+/// files, so the shared loading code need not thread it through every caller.
+static MAX_INPUT_SIZE: AtomicU64 = AtomicU64::new(DEFAULT_MAX_INPUT_SIZE);
+
+/// Sets the cap for [`load_paths`] (from `--max-input-size`).
+pub fn set_max_input_size(bytes: u64) {
+    MAX_INPUT_SIZE.store(bytes, Ordering::Relaxed);
+}
+
+/// Loads every path in order (see the module docs) with the size cap set by
+/// [`set_max_input_size`] (default [`DEFAULT_MAX_INPUT_SIZE`]). `-` reads standard input.
+pub fn load_paths(paths: &[String]) -> Loaded {
+    load_paths_capped(paths, MAX_INPUT_SIZE.load(Ordering::Relaxed))
+}
+
+/// [`load_paths`] with a size cap for each input.
+pub fn load_paths_capped(paths: &[String], max_size: u64) -> Loaded {
+    load_paths_with_stdin(paths, &mut std::io::stdin().lock(), max_size)
+}
+
+/// Reads all of `r` unless it holds more than `max` bytes.
+fn read_capped(r: &mut dyn Read, max: u64) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    r.take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > max {
+        return Err(format!(
+            "larger than {} (raise the limit with --max-input-size)",
+            show_size(max)
+        ));
+    }
+    Ok(bytes)
+}
+
+/// `256 MiB`, `1500 bytes`.
+fn show_size(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 && n % (1 << 30) == 0 => format!("{} GiB", n >> 30),
+        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
+        n => format!("{n} bytes"),
+    }
+}
+
+/// [`load_paths`] with standard input and the size cap supplied by the caller (for tests).
+pub fn load_paths_with_stdin(paths: &[String], stdin: &mut dyn Read, max_size: u64) -> Loaded {
     let mut loaded = Loaded::default();
     for p in paths {
         if p == "-" {
-            let mut bytes = Vec::new();
-            match stdin.read_to_end(&mut bytes) {
-                Ok(_) => loaded.extend(parse_bytes(STDIN_NAME, &bytes)),
+            match read_capped(stdin, max_size) {
+                Ok(bytes) => loaded.extend(parse_bytes(STDIN_NAME, &bytes)),
                 Err(e) => loaded.errors.push(LoadError::whole_file(
                     STDIN_NAME,
                     format!("cannot read standard input: {e}"),
@@ -44,18 +124,21 @@ pub fn load_paths_with_stdin(paths: &[String], stdin: &mut dyn Read) -> Loaded {
             Ok(m) if m.is_dir() => {
                 let mut files = Vec::new();
                 let mut visited = HashSet::new();
+                let notes_before = loaded.notes.len();
                 walk(path, &mut files, &mut visited, &mut loaded);
-                if files.is_empty() {
+                let skipped = loaded.notes.len() - notes_before;
+                if files.is_empty() && skipped == 0 {
                     loaded.notes.push(Note::whole_file(
                         p,
                         "no .yaml, .yml or .json files in this directory",
                     ));
                 }
                 for f in files {
-                    load_file(&f, &mut loaded);
+                    load_file(&f, &mut loaded, max_size);
                 }
             }
-            Ok(_) => load_file(path, &mut loaded),
+            // Named explicitly: read whatever it is (`-f <(kubectl get …)` is a FIFO), capped.
+            Ok(_) => load_file(path, &mut loaded, max_size),
         }
     }
     loaded
@@ -65,9 +148,12 @@ fn display(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
-fn load_file(path: &Path, loaded: &mut Loaded) {
+fn load_file(path: &Path, loaded: &mut Loaded, max_size: u64) {
     let name = display(path);
-    match std::fs::read(path) {
+    let bytes = std::fs::File::open(path)
+        .map_err(|e| e.to_string())
+        .and_then(|mut f| read_capped(&mut f, max_size));
+    match bytes {
         Ok(bytes) => loaded.extend(parse_bytes(&name, &bytes)),
         Err(e) => loaded
             .errors
@@ -123,7 +209,11 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, visited: &mut HashSet<PathBuf>, lo
         }
         match std::fs::metadata(&child) {
             Ok(m) if m.is_dir() => walk(&child, files, visited, loaded),
-            Ok(_) if is_manifest(&child) => files.push(child),
+            Ok(m) if m.is_file() && is_manifest(&child) => files.push(child),
+            Ok(_) if is_manifest(&child) => loaded.notes.push(Note::whole_file(
+                &display(&child),
+                "skipped: not a regular file (a FIFO, socket or device is never read from a directory)",
+            )),
             Ok(_) => {}
             Err(e) if is_manifest(&child) => {
                 loaded.errors.push(LoadError::whole_file(
@@ -166,14 +256,22 @@ mod tests {
         write(&d.join(".git/x.yaml"), "hidden-dir");
         write(&d.join(".hidden.yaml"), "hidden-file");
         write(&d.join("notes.txt"), "txt");
-        let l = load_paths_with_stdin(&[display(&d)], &mut std::io::empty());
+        let l = load_paths_with_stdin(
+            &[display(&d)],
+            &mut std::io::empty(),
+            DEFAULT_MAX_INPUT_SIZE,
+        );
         assert!(l.errors.is_empty(), "{:?}", l.errors);
         let names: Vec<_> = l.cron_jobs.iter().map(|c| c.meta.name.as_str()).collect();
         assert_eq!(names, ["ay", "az", "b"]);
         let file = &l.cron_jobs[2].origin.as_ref().unwrap().file;
         assert!(file.ends_with("b.yaml"), "{file}");
         // A file named explicitly is read whatever its extension.
-        let l = load_paths_with_stdin(&[display(&d.join("notes.txt"))], &mut std::io::empty());
+        let l = load_paths_with_stdin(
+            &[display(&d.join("notes.txt"))],
+            &mut std::io::empty(),
+            DEFAULT_MAX_INPUT_SIZE,
+        );
         assert_eq!(l.cron_jobs[0].meta.name, "txt");
         let _ = std::fs::remove_dir_all(&d);
     }
@@ -182,7 +280,11 @@ mod tests {
     fn stdin_and_unreadable_paths() {
         let mut stdin = CJ.replace("NAME", "from-stdin").into_bytes();
         let missing = "/nonexistent/cronjob-doctor/x.yaml".to_string();
-        let l = load_paths_with_stdin(&["-".to_string(), missing.clone()], &mut stdin.as_slice());
+        let l = load_paths_with_stdin(
+            &["-".to_string(), missing.clone()],
+            &mut stdin.as_slice(),
+            DEFAULT_MAX_INPUT_SIZE,
+        );
         assert_eq!(l.cron_jobs[0].meta.name, "from-stdin");
         assert_eq!(l.cron_jobs[0].origin.as_ref().unwrap().file, STDIN_NAME);
         assert_eq!(l.errors.len(), 1);
@@ -194,9 +296,92 @@ mod tests {
     #[test]
     fn empty_directory_gets_a_note() {
         let d = tmp("empty");
-        let l = load_paths_with_stdin(&[display(&d)], &mut std::io::empty());
+        let l = load_paths_with_stdin(
+            &[display(&d)],
+            &mut std::io::empty(),
+            DEFAULT_MAX_INPUT_SIZE,
+        );
         assert!(l.errors.is_empty());
         assert_eq!(l.notes.len(), 1);
         let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_walk_skips_fifos_and_devices_with_a_note() {
+        let d = tmp("special");
+        write(&d.join("a.yaml"), "a");
+        let fifo = d.join("fifo.yaml");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo");
+        assert!(made.success());
+        std::os::unix::fs::symlink("/dev/zero", d.join("zero.yaml")).unwrap();
+        // Before: the FIFO blocked forever and /dev/zero was read until memory ran out.
+        let l = load_paths_with_stdin(
+            &[display(&d)],
+            &mut std::io::empty(),
+            DEFAULT_MAX_INPUT_SIZE,
+        );
+        assert!(l.errors.is_empty(), "{:?}", l.errors);
+        let names: Vec<_> = l.cron_jobs.iter().map(|c| c.meta.name.as_str()).collect();
+        assert_eq!(names, ["a"]);
+        let notes: Vec<String> = l.notes.iter().map(ToString::to_string).collect();
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes[0].ends_with("fifo.yaml: skipped: not a regular file (a FIFO, socket or device is never read from a directory)"), "{notes:?}");
+        assert!(
+            notes[1].contains("zero.yaml: skipped: not a regular file"),
+            "{notes:?}"
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_endless_file_named_explicitly_stops_at_the_cap() {
+        let l = load_paths_with_stdin(&["/dev/zero".to_string()], &mut std::io::empty(), 4096);
+        assert_eq!(l.errors.len(), 1);
+        assert_eq!(
+            l.errors[0].to_string(),
+            "/dev/zero: cannot read: larger than 4 KiB (raise the limit with --max-input-size)"
+        );
+    }
+
+    #[test]
+    fn stdin_is_capped_too() {
+        let big = format!("{}---\n", CJ.replace("NAME", "x")).repeat(100);
+        let l = load_paths_with_stdin(&["-".to_string()], &mut big.as_bytes(), 1024);
+        assert_eq!(l.errors.len(), 1);
+        assert!(
+            l.errors[0].to_string().contains("larger than 1 KiB"),
+            "{:?}",
+            l.errors
+        );
+        let l = load_paths_with_stdin(&["-".to_string()], &mut big.as_bytes(), big.len() as u64);
+        assert!(l.errors.is_empty());
+        assert_eq!(l.cron_jobs.len(), 100);
+    }
+
+    #[test]
+    fn sizes_parse_with_units_and_a_range() {
+        assert_eq!(parse_size("256Mi"), Ok(256 << 20));
+        assert_eq!(parse_size("2Gi"), Ok(2 << 30));
+        assert_eq!(parse_size("500M"), Ok(500_000_000));
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("64Gi"), Ok(64 << 30));
+        for bad in [
+            "65Gi",
+            "1000",
+            "0",
+            "",
+            "x",
+            "12 parsecs",
+            "18446744073709551615Gi",
+            "-1",
+        ] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+        assert_eq!(show_size(DEFAULT_MAX_INPUT_SIZE), "256 MiB");
     }
 }

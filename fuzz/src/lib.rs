@@ -178,3 +178,36 @@ pub fn check_next(s: &Schedule, from: Timestamp, zone: &TimeZone, chain: usize, 
         t = n;
     }
 }
+
+/// The `manifest` target: load `data` as a manifest file, build the report at a fixed instant
+/// and render it as text (made visible for a terminal) and JSON. Panics on a broken invariant.
+pub fn check_manifest(data: &[u8]) {
+    use doctor::report::{self, Options, visible};
+    let loaded = doctor::source::parse_bytes("fuzz.yaml", data);
+    let again = doctor::source::parse_bytes("fuzz.yaml", data);
+    assert_eq!(loaded.errors, again.errors, "loading is deterministic");
+    assert_eq!(loaded.cron_jobs, again.cron_jobs, "loading is deterministic");
+    for e in &loaded.errors {
+        assert!(e.line > 0 || e.column == 0, "a column without a line: {e}");
+    }
+    let (snapshot, _) = loaded.into_snapshot();
+    let zone = TimeZone::UTC;
+    let opts = Options {
+        now: Timestamp::from_second(1_795_000_000).unwrap_or(Timestamp::UNIX_EPOCH),
+        controller_zone_name: "UTC",
+        controller_zone: &zone,
+        version: doctor::replay::KubeVersion::NEWEST,
+        timeline: 4,
+    };
+    let r = report::build(&snapshot, Vec::new(), &opts);
+    let _ = doctor::render::json::render(&r);
+    let shown = visible::for_terminal(r);
+    let text = doctor::render::explain::render(
+        &shown,
+        doctor::render::explain::TextOptions {
+            style: doctor::render::style::Style { color: false },
+            width: 100,
+        },
+    );
+    assert!(!text.contains('\u{1b}'), "a raw ESC in text output");
+}

@@ -15,7 +15,9 @@ impl Out {
     pub const STDOUT: Out = Out { to_stderr: false };
 
     pub fn line(&self, s: impl AsRef<str>) {
-        let s = s.as_ref();
+        // Lines quote annotation values and names from the cluster: control characters are
+        // shown, never sent to the terminal (issue 9). The tool's own lines have none.
+        let s = doctor::report::visible::text(s.as_ref());
         if self.to_stderr {
             eprintln!("{s}");
         } else {

@@ -4,7 +4,7 @@
 
 use comfy_table::{Cell, Color, ContentArrangement, Table, presets};
 use doctor::model::{ConcurrencyPolicy, CronJob};
-use doctor::report::{CronJobReport, Health};
+use doctor::report::{CronJobReport, Health, visible};
 use doctor::rules::Severity;
 use jiff::Timestamp;
 
@@ -29,15 +29,17 @@ pub struct Row {
 
 impl Row {
     pub fn new(cj: &CronJob, r: &CronJobReport, wide: bool) -> Row {
+        // Every cell comes from the cluster: control characters are shown, never sent (issue 9).
+        let shown = |s: &str| visible::one_line(s).into_owned();
         let problems = r
             .findings
             .iter()
             .filter(|f| f.severity >= Severity::Warning);
         Row {
-            namespace: r.namespace.clone(),
-            name: r.name.clone(),
-            schedule: r.schedule.clone(),
-            time_zone: r.time_zone.clone(),
+            namespace: shown(&r.namespace),
+            name: shown(&r.name),
+            schedule: r.schedule.as_deref().map(shown),
+            time_zone: r.time_zone.as_deref().map(shown),
             suspended: r.suspended,
             active: r.active_jobs.len(),
             last_schedule: r.last_schedule_time,
@@ -47,14 +49,14 @@ impl Row {
                 ConcurrencyPolicy::Allow => "Allow".into(),
                 ConcurrencyPolicy::Forbid => "Forbid".into(),
                 ConcurrencyPolicy::Replace => "Replace".into(),
-                ConcurrencyPolicy::Other(o) => o.clone(),
+                ConcurrencyPolicy::Other(o) => shown(o),
             },
             health: r.health,
             // The headline without the name in front (the NAME column has it).
-            status: r.status.clone(),
+            status: shown(&r.status),
             slugs: problems.clone().map(|f| f.slug).collect(),
             top: if wide {
-                problems.clone().next().map(|f| f.message.clone())
+                problems.clone().next().map(|f| shown(&f.message))
             } else {
                 None
             },
@@ -251,5 +253,36 @@ mod tests {
         // A cause without any boundary is never cut.
         let t = "is not running: suspended 3d 2h ago by a-very-long-name-of-whoever-suspended-it";
         assert_eq!(shorten_status(t, 10), t);
+    }
+
+    #[test]
+    fn cells_from_the_cluster_show_control_characters() {
+        let payload = "mallory\u{1b}]0;PWNED\u{7}\u{1b}[2J";
+        let yaml = format!(
+            "apiVersion: batch/v1\nkind: CronJob\nmetadata: {{name: {n:?}, namespace: {n:?}}}\nspec: {{schedule: {n:?}, timeZone: {n:?}, concurrencyPolicy: {n:?}}}\n",
+            n = format!("x{payload}")
+        )
+        .replace("\\u{1b}", "\\e")
+        .replace("\\u{7}", "\\a");
+        let (snapshot, _) = doctor::source::parse_bytes("f.yaml", yaml.as_bytes()).into_snapshot();
+        assert_eq!(snapshot.cron_jobs[0].meta.name, format!("x{payload}"));
+        let zone = jiff::tz::TimeZone::UTC;
+        let now: Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
+        let opts = doctor::report::Options {
+            now,
+            controller_zone_name: "UTC",
+            controller_zone: &zone,
+            version: doctor::replay::KubeVersion::NEWEST,
+            timeline: 0,
+        };
+        let r = doctor::report::build(&snapshot, Vec::new(), &opts);
+        let row = Row::new(&snapshot.cron_jobs[0], &r.cron_jobs[0], true);
+        for color in [false, true] {
+            let out = table(std::slice::from_ref(&row), now, true, true, color);
+            assert!(!out.contains('\u{7}'), "{out:?}");
+            assert!(!out.contains("\u{1b}]"), "{out:?}");
+            assert!(!out.contains("\u{1b}[2J"), "{out:?}");
+            assert!(out.contains("xmallory\\e]0;PWNED\\a\\e[2J"), "{out}");
+        }
     }
 }

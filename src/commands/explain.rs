@@ -1,7 +1,7 @@
 //! `explain NAME` (from the cluster) and `explain [NAME] -f PATH…` (from files): the full
 //! diagnosis. Both build a snapshot and hand it to the same report and renderers.
 
-use doctor::render::{explain, json, sarif, style::Style};
+use doctor::render::{explain, sarif, style::Style};
 use doctor::report::{self, Health, Options, Report};
 
 use super::report_cmd::{DefaultNow, evaluate, not_found, version, width};
@@ -10,9 +10,10 @@ use crate::cli::{ExplainArgs, ReportFormat};
 use crate::cluster::{self, fetch};
 
 pub fn run(a: &ExplainArgs) -> Result<i32, UsageError> {
-    let r = if a.files.is_empty() {
+    let mut r = if a.files.is_empty() {
         live(a)?
     } else {
+        crate::input::set_max_input_size(a.input.max_input_size);
         evaluate(
             &a.files,
             a.name.as_deref(),
@@ -24,17 +25,25 @@ pub fn run(a: &ExplainArgs) -> Result<i32, UsageError> {
         .report
     };
     let text = match a.output {
-        ReportFormat::Json => json::render(&r),
+        ReportFormat::Json => {
+            // Streamed: the JSON of a big input is several times its size (issue 9).
+            doctor::report::stream::write_json(&r, std::io::stdout().lock());
+            String::new()
+        }
         ReportFormat::Sarif => sarif::render(&r, env!("CARGO_PKG_VERSION")),
-        ReportFormat::Text => explain::render(
-            &r,
-            explain::TextOptions {
-                style: Style {
-                    color: use_color(a.replay.color),
+        ReportFormat::Text => {
+            // Strings from the input, with control characters made visible (issue 9).
+            doctor::report::visible::make_visible(&mut r);
+            explain::render(
+                &r,
+                explain::TextOptions {
+                    style: Style {
+                        color: use_color(a.replay.color),
+                    },
+                    width: width(),
                 },
-                width: width(),
-            },
-        ),
+            )
+        }
     };
     emit(&text);
     Ok(if !r.errors.is_empty() {

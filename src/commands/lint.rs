@@ -1,7 +1,7 @@
 //! `lint -f PATH…`: the CI face of the diagnosis. Exit 0 when nothing reaches --fail-on, 1 when
 //! something does, 2 when input could not be read (the rest is still checked and printed).
 
-use doctor::render::{json, lint, sarif, style::Style};
+use doctor::render::{lint, sarif, style::Style};
 use doctor::rules::Severity;
 
 use super::report_cmd::{DefaultNow, evaluate};
@@ -9,7 +9,12 @@ use super::{UsageError, emit, exit, use_color};
 use crate::cli::{FailOn, LintArgs, ReportFormat};
 
 pub fn run(a: &LintArgs) -> Result<i32, UsageError> {
-    let ev = evaluate(&a.files, None, None, &a.replay, 0, DefaultNow::Dump)?;
+    crate::input::set_max_input_size(a.input.max_input_size);
+    let mut ev = evaluate(&a.files, None, None, &a.replay, 0, DefaultNow::Dump)?;
+    if a.output == ReportFormat::Text {
+        // Strings from the input, with control characters made visible (issue 9).
+        doctor::report::visible::make_visible(&mut ev.report);
+    }
     let r = &ev.report;
     let threshold = match a.fail_on {
         FailOn::Error => Some(Severity::Error),
@@ -22,7 +27,11 @@ pub fn run(a: &LintArgs) -> Result<i32, UsageError> {
         .unwrap_or(Severity::Warning)
         .min(Severity::Warning);
     let text = match a.output {
-        ReportFormat::Json => json::render(r),
+        ReportFormat::Json => {
+            // Streamed: the JSON of a big input is several times its size (issue 9).
+            doctor::report::stream::write_json(r, std::io::stdout().lock());
+            String::new()
+        }
         ReportFormat::Sarif => sarif::render(r, env!("CARGO_PKG_VERSION")),
         ReportFormat::Text => lint::render(
             r,

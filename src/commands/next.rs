@@ -12,7 +12,7 @@ pub fn run(args: &NextArgs) -> Result<i32, UsageError> {
         Some(v) => parse_rfc3339("--from", v)?,
         None => jiff::Timestamp::now(),
     };
-    let view = next::compute(
+    let mut view = next::compute(
         &args.schedule,
         args.time_zone.as_deref(),
         from,
@@ -22,12 +22,16 @@ pub fn run(args: &NextArgs) -> Result<i32, UsageError> {
     );
     let text = match args.output {
         NextFormat::Json => next::to_json(&view),
-        NextFormat::Text => next::to_text(
-            &view,
-            Style {
-                color: use_color(args.color),
-            },
-        ),
+        NextFormat::Text => {
+            // The schedule and zone as typed, with control characters made visible (issue 9).
+            doctor::report::visible::next_for_terminal(&mut view);
+            next::to_text(
+                &view,
+                Style {
+                    color: use_color(args.color),
+                },
+            )
+        }
     };
     super::emit(&text);
     // The verdict lint gives the same schedule and zone: rejected or never firing is 1.

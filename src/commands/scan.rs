@@ -171,7 +171,7 @@ pub fn run(a: &ScanArgs) -> Result<i32, UsageError> {
     });
     let mut out = String::new();
     for n in &notes {
-        out.push_str(&format!("note: {n}\n"));
+        out.push_str(&format!("note: {}\n", doctor::report::visible::text(n)));
     }
     if !rows.is_empty() {
         out.push_str(&table(

@@ -25,6 +25,22 @@ pub struct Origin {
     /// Position of the object's document (or list item) start.
     pub position: Position,
     pub fields: BTreeMap<String, Position>,
+    /// Values the loader accepted for their evident meaning although the API server rejects
+    /// their YAML type when it decodes the object (a quoted `"300"` for an integer).
+    pub wrong_types: Vec<WrongType>,
+}
+
+/// A field whose value has a type the API server's decoder rejects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WrongType {
+    /// Dotted path, as in [`Origin::fields`] (`spec.startingDeadlineSeconds`).
+    pub path: String,
+    /// The value as written.
+    pub value: String,
+    /// The JSON type it has: `string`, `number` or `bool` (Go's decoder words).
+    pub found: &'static str,
+    /// Where it is in the file.
+    pub position: Position,
 }
 
 impl Origin {

@@ -3,7 +3,9 @@
 //! SARIF, lint lines, scan table) reads; its JSON form is a documented wire format.
 
 pub mod index;
+pub mod stream;
 pub mod timeline;
+pub mod visible;
 
 use jiff::Timestamp;
 use jiff::tz::TimeZone;

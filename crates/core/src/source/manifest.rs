@@ -8,7 +8,7 @@ use jiff::Timestamp;
 use crate::model::{
     ConcurrencyPolicy, Condition, Container, ContainerState, ContainerStatus, CronJob, CronJobSpec,
     CronJobStatus, Event, FieldManagerEntry, InvolvedObject, Job, JobSpec, JobStatus, JobTemplate,
-    ObjectMeta, ObjectReference, Origin, OwnerReference, Pod, Position,
+    ObjectMeta, ObjectReference, Origin, OwnerReference, Pod, Position, WrongType,
 };
 
 use super::scalar::{Plain, resolve_plain, yaml11_bool};
@@ -131,6 +131,7 @@ fn read_object(
         out,
         fields: BTreeMap::new(),
         record: true,
+        wrong_types: Vec::new(),
     };
     match kind {
         "CronJob" => {
@@ -192,6 +193,8 @@ struct Reader<'o, 'f> {
     out: &'o mut Loaded,
     fields: BTreeMap<String, Position>,
     record: bool,
+    /// Values of a type the API server rejects, for the object being read (see `Origin`).
+    wrong_types: Vec<WrongType>,
 }
 
 const CRONJOB_TOP: &[&str] = &["apiVersion", "kind", "metadata", "spec", "status"];
@@ -281,6 +284,16 @@ impl<'d, 'a> Reader<'_, '_> {
         self.out.notes.push(Note::new(self.file, pos, msg));
     }
 
+    /// Remembers a value whose JSON type the API server's decoder rejects (a rule reports it).
+    fn wrong_type(&mut self, pos: &Position, path: &str, value: &str, found: &'static str) {
+        self.wrong_types.push(WrongType {
+            path: path.to_string(),
+            value: value.chars().take(200).collect(),
+            found,
+            position: pos.clone(),
+        });
+    }
+
     /// Looks `key` up in `parent`, records the position under `path`, and returns the value
     /// unless it is null/absent.
     fn at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<N<'d, 'a>> {
@@ -335,14 +348,20 @@ impl<'d, 'a> Reader<'_, '_> {
             match resolve_plain(s) {
                 Plain::Null => return None,
                 Plain::Str => {}
-                Plain::Bool(_) => self.note(
+                Plain::Bool(_) => {
+                    self.wrong_type(&v.pos(), path, s, "bool");
+                    self.note(
                     &v.pos(),
                     format!("`{path}: {s}` is a boolean in YAML, not a string; the API server rejects it (quote it: \"{s}\")"),
-                ),
-                Plain::Int(_) | Plain::Float(_) => self.note(
+                )
+                }
+                Plain::Int(_) | Plain::Float(_) => {
+                    self.wrong_type(&v.pos(), path, s, "number");
+                    self.note(
                     &v.pos(),
                     format!("`{path}: {s}` is a number in YAML, not a string; the API server rejects it (quote it: \"{s}\")"),
-                ),
+                )
+                }
             }
         }
         Some(s.to_string())
@@ -385,6 +404,7 @@ impl<'d, 'a> Reader<'_, '_> {
                 let i = s.trim().parse::<i128>().ok();
                 match i {
                     Some(i) if i64::try_from(i).is_ok() => {
+                        self.wrong_type(&v.pos(), path, s, "string");
                         self.note(
                             &v.pos(),
                             format!("`{path}` is the string {}; read as the integer {i}, but the API server rejects a string here (remove the quotes)", quote(s)),
@@ -458,6 +478,7 @@ impl<'d, 'a> Reader<'_, '_> {
                 }
             }) {
                 Some(b) => {
+                    self.wrong_type(&v.pos(), path, s, "string");
                     self.note(
                         &v.pos(),
                         format!("`{path}` is the string {}; read as {b}, but the API server rejects a string here (remove the quotes)", quote(s)),
@@ -564,6 +585,7 @@ impl<'d, 'a> Reader<'_, '_> {
             file: self.file.to_string(),
             position: node.pos(),
             fields: std::mem::take(&mut self.fields),
+            wrong_types: std::mem::take(&mut self.wrong_types),
         }
     }
 

@@ -172,13 +172,24 @@ pub struct Loaded {
     pub notes: Vec<Note>,
 }
 
+/// `to.extend(from)`, but a move when `to` is empty.
+fn append<T>(to: &mut Vec<T>, mut from: Vec<T>) {
+    if to.is_empty() {
+        std::mem::swap(to, &mut from);
+    } else {
+        to.append(&mut from);
+    }
+}
+
 impl Loaded {
     /// Appends `other` (objects, diagnostics) after `self`'s.
     pub fn extend(&mut self, other: Loaded) {
-        self.cron_jobs.extend(other.cron_jobs);
-        self.jobs.extend(other.jobs);
-        self.pods.extend(other.pods);
-        self.events.extend(other.events);
+        // Moving a list into an empty one instead of copying it: with one big file, copying
+        // held every object twice at the peak (issue 9, memory on big inputs).
+        append(&mut self.cron_jobs, other.cron_jobs);
+        append(&mut self.jobs, other.jobs);
+        append(&mut self.pods, other.pods);
+        append(&mut self.events, other.events);
         self.evidence.jobs |= other.evidence.jobs;
         self.evidence.pods |= other.evidence.pods;
         self.evidence.events |= other.evidence.events;
@@ -188,7 +199,12 @@ impl Loaded {
 
     /// The snapshot (notes rendered as `file:line:col: message`) and the load errors, which
     /// the caller reports (they are not part of a snapshot).
-    pub fn into_snapshot(self) -> (Snapshot, Vec<LoadError>) {
+    pub fn into_snapshot(mut self) -> (Snapshot, Vec<LoadError>) {
+        // The lists grew by doubling; the report is built next to them, so give back the slack.
+        self.cron_jobs.shrink_to_fit();
+        self.jobs.shrink_to_fit();
+        self.pods.shrink_to_fit();
+        self.events.shrink_to_fit();
         let snapshot = Snapshot {
             cron_jobs: self.cron_jobs,
             jobs: self.jobs,

@@ -15,6 +15,7 @@ mod dom_dow_or;
 mod dst_gap;
 mod dst_repeat;
 mod every_schedule;
+mod field_out_of_range;
 mod history_limit_zero;
 mod invalid_schedule;
 mod name_too_long;
@@ -26,6 +27,7 @@ mod schedule_missing;
 mod suspicious_schedule;
 mod tz_in_schedule;
 mod unknown_time_zone;
+mod wrong_field_type;
 
 /// This group's rules; the registry merges and orders all groups by id.
 pub static RULES: &[&Rule] = &[
@@ -46,4 +48,6 @@ pub static RULES: &[&Rule] = &[
     &every_schedule::RULE,
     &no_time_zone::RULE,
     &history_limit_zero::RULE,
+    &field_out_of_range::RULE,
+    &wrong_field_type::RULE,
 ];
