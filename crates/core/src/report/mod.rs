@@ -2,7 +2,9 @@
 //! a headline and a timeline. This is the one data structure every renderer (text, JSON,
 //! SARIF, lint lines, scan table) reads; its JSON form is a documented wire format.
 
+pub mod fix;
 pub mod index;
+pub mod merge_patch;
 pub mod timeline;
 
 use jiff::Timestamp;
@@ -101,6 +103,8 @@ pub struct CronJobReport {
     pub last_successful_time: Option<Timestamp>,
     /// The full replay (arithmetic, window, notes) for those who want to check our work.
     pub replay: Replay,
+    /// Every finding's remedy merged into one plan, checked by replaying it (`fix` module).
+    pub fix: fix::FixPlan,
     #[serde(skip)]
     pub zone: TimeZone,
 }
@@ -116,8 +120,15 @@ impl Report {
     }
 }
 
-/// Build the report for every CronJob of `snapshot`.
+/// Build the report for every CronJob of `snapshot`, each with its verified fix plan.
 pub fn build(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Report {
+    let mut report = build_unplanned(snapshot, errors, opts);
+    fix::attach(&mut report, snapshot, opts);
+    report
+}
+
+/// The report without fix plans (the plan's own replays use this).
+fn build_unplanned(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Report {
     let index = Index::new(snapshot);
     let jobs_all: Option<&[Job]> = snapshot.evidence.jobs.then_some(snapshot.jobs.as_slice());
     let mut cron_jobs = Vec::with_capacity(snapshot.cron_jobs.len());
@@ -231,6 +242,7 @@ pub fn build(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Re
             last_schedule_time: cj.status.last_schedule_time,
             last_successful_time: cj.status.last_successful_time,
             replay: rep,
+            fix: fix::FixPlan::default(),
             zone,
         });
     }

@@ -46,6 +46,69 @@ pub struct Finding {
     /// rules whose finding explains why the CronJob is not running as scheduled.
     #[serde(skip)]
     pub headline: Option<String>,
+    /// The remediation as data, for the per-CronJob fix plan (`report::fix`): a merge-patch
+    /// fragment and other commands. `command` above is derived from it by `check_all`.
+    #[serde(skip)]
+    pub remedy: Remedy,
+}
+
+/// How one finding is remedied, as data the fix plan can merge with other findings'.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Remedy {
+    /// An RFC 7386 JSON merge patch fragment for the CronJob (`{"spec":{…}}`).
+    pub patch: Option<serde_json::Value>,
+    /// Commands other than the patch, each in the phase it must run in.
+    pub steps: Vec<Step>,
+    /// What the patch fragment is for, when "set FIELD VALUE" is not enough (one line).
+    pub patch_note: Option<String>,
+}
+
+impl Remedy {
+    /// The remedy as commands to paste, one per line, in phase order (None: nothing to run).
+    pub fn commands(&self, name: &str, namespace: &str) -> Option<String> {
+        let mut steps: Vec<(Phase, String)> = self
+            .steps
+            .iter()
+            .map(|s| (s.phase, s.command.clone()))
+            .collect();
+        if let Some(p) = &self.patch {
+            steps.push((Phase::Patch, patch_command(name, namespace, p)));
+        }
+        steps.sort_by_key(|(phase, _)| *phase);
+        let lines: Vec<String> = steps.into_iter().map(|(_, c)| c).collect();
+        (!lines.is_empty()).then(|| lines.join("\n"))
+    }
+}
+
+/// `kubectl patch cronjob NAME -n NS --type merge -p '<json>'`, quoted for POSIX shells even
+/// when the JSON holds a single quote (`'` becomes `'\''`).
+pub fn patch_command(name: &str, namespace: &str, patch: &serde_json::Value) -> String {
+    let json = patch.to_string().replace('\'', r"'\''");
+    crate::text::patch_command(name, namespace, &json)
+}
+
+/// When a command must run relative to the CronJob patch. The plan lists steps in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// Look at / fix what the Pod evidence shows (image, OOMKilled, crash loop, pending)
+    /// before anything else: cleaning up without it only makes the next run fail the same way.
+    Cause,
+    /// The one `kubectl patch cronjob … --type merge` of the plan.
+    Patch,
+    /// Clean-up that only makes sense once the CronJob is right (delete a hung Job, reset a
+    /// status field): done earlier, the controller would start the next run on the old spec.
+    Cleanup,
+    /// Optional catch-up runs, last, on the corrected spec.
+    CatchUp,
+}
+
+/// One command of a remedy, with the one-line reason shown above it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub phase: Phase,
+    pub command: String,
+    pub reason: String,
 }
 
 impl Finding {
@@ -62,6 +125,7 @@ impl Finding {
             field: None,
             location: None,
             headline: None,
+            remedy: Remedy::default(),
         }
     }
     pub fn severity(mut self, s: Severity) -> Self {
@@ -76,8 +140,28 @@ impl Finding {
         self.remediation = remediation.into();
         self
     }
-    pub fn command(mut self, cmd: impl Into<String>) -> Self {
-        self.command = Some(cmd.into());
+    /// The merge-patch fragment that fixes this finding (`{"spec":{…}}`).
+    pub fn patch(mut self, fragment: serde_json::Value) -> Self {
+        self.remedy.patch = Some(fragment);
+        self
+    }
+    /// A note added to the plan's patch line when this finding's fragment is part of it.
+    pub fn patch_note(mut self, note: impl Into<String>) -> Self {
+        self.remedy.patch_note = Some(note.into());
+        self
+    }
+    /// A command other than the CronJob patch, with its phase and a one-line reason.
+    pub fn step(
+        mut self,
+        phase: Phase,
+        command: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> Self {
+        self.remedy.steps.push(Step {
+            phase,
+            command: command.into(),
+            reason: reason.into(),
+        });
         self
     }
     pub fn evidence(mut self, line: impl Into<String>) -> Self {

@@ -15,7 +15,7 @@ mod runtime;
 mod suspended;
 
 pub use context::Context;
-pub use finding::{Finding, Severity};
+pub use finding::{Finding, Phase, Remedy, Severity, Step, patch_command};
 
 /// Static description of a rule. Everything a user reads about the rule lives here.
 #[derive(Debug)]
@@ -72,6 +72,13 @@ pub fn check_all(ctx: &Context) -> Vec<Finding> {
             continue;
         }
         out.extend((rule.check)(ctx));
+    }
+    // The per-finding command (kept in the JSON for compatibility) is derived from the
+    // remedy, so it can never disagree with what the fix plan merges.
+    for f in &mut out {
+        if f.command.is_none() {
+            f.command = f.remedy.commands(ctx.name(), ctx.namespace);
+        }
     }
     // Stable sort keeps registry order inside one severity.
     out.sort_by_key(|f| std::cmp::Reverse(f.severity));

@@ -1,0 +1,299 @@
+//! One fix plan per CronJob: every finding's remedy merged into at most one JSON merge patch
+//! plus the other commands in the order they must run, checked by replaying the patched
+//! CronJob before it is shown.
+//!
+//! How the plan is made (also in docs/json.md):
+//! - Only findings of severity warning or error take part (info findings keep their own
+//!   advice).
+//! - Fragments are merged in finding order (errors first, then registry order — the most
+//!   decisive rule first). When two fragments set one field to different values, the earlier
+//!   (more decisive) wins and the later fragment is left out whole: a rule's fragment is one
+//!   coherent change, half of it could be wrong.
+//! - Each fragment is replayed before it is kept: applied to the CronJob, the rules are
+//!   re-run at the same instant, and the fragment is left out (and the plan says so) if that
+//!   brings a warning or error that was not there, or if it changes nothing the replay can see
+//!   while being the finding's whole remedy.
+//! - Findings still present after a round propose fragments computed on the patched CronJob
+//!   (e.g. a DST shift of the schedule that the time-zone fix just rewrote); those refine the
+//!   earlier rounds' values. At most three rounds.
+//! - `clears` is what the final replay no longer reports; `remaining` is what it still reports
+//!   (causes outside the CronJob, such as a broken image, are always there).
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::index::{Index, namespace_of};
+use super::merge_patch::{self, apply_to_cron_job, compose, conflict, leaves};
+use crate::model::{CronJob, Job, Snapshot};
+use crate::rules::{Finding, Phase, Severity, patch_command};
+
+/// Rules about slots that already passed (runs lost for good). No patch can change the past,
+/// and they stay quiet while a more specific rule (suspended, too-many-missed, a zero
+/// startingDeadlineSeconds) speaks for the same gap; once the patch fixes that rule they speak
+/// for it. They are then listed under `remaining`, as revealed rather than introduced.
+pub const REVEALED_NOT_INTRODUCED: &[&str] = &["only-latest-missed-runs"];
+
+/// Rounds of refinement (each re-runs the rules once per fragment it tries).
+const ROUNDS: usize = 3;
+
+/// The plan for one CronJob, as serialised under `fix` in the JSON report.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct FixPlan {
+    /// The merge patch for the CronJob (`kubectl patch --type merge`), or null.
+    pub patch: Option<Value>,
+    /// Every command in the order to run it, the patch included (phase `patch`).
+    pub commands: Vec<PlanCommand>,
+    /// Slugs (warning and error) the replay of the patched CronJob no longer reports.
+    pub clears: Vec<&'static str>,
+    /// Slugs (warning and error) it still reports: the patch cannot fix them.
+    pub remaining: Vec<&'static str>,
+    /// Parts of the candidate plan that were left out, each with why.
+    pub dropped: Vec<String>,
+}
+
+/// One command of the plan with its one-line reason and the findings it is for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlanCommand {
+    pub phase: Phase,
+    pub command: String,
+    pub reason: String,
+    #[serde(rename = "for")]
+    pub for_slugs: Vec<&'static str>,
+}
+
+fn actionable(f: &Finding) -> bool {
+    f.severity >= Severity::Warning
+}
+
+fn slugs(findings: &[Finding]) -> BTreeSet<&'static str> {
+    findings
+        .iter()
+        .filter(|f| actionable(f))
+        .map(|f| f.slug)
+        .collect()
+}
+
+/// Plan the fix of `cj` (in `namespace`) from its `findings`. `recheck` re-runs the rules on a
+/// patched copy of the CronJob at the same instant, with the same Jobs, Pods and Events.
+pub fn plan(
+    cj: &CronJob,
+    namespace: &str,
+    findings: &[Finding],
+    recheck: &dyn Fn(&CronJob) -> Vec<Finding>,
+) -> FixPlan {
+    let baseline = slugs(findings);
+    let mut out = FixPlan::default();
+    let mut patch = Value::Object(Default::default());
+    let mut contributors: Vec<&'static str> = Vec::new();
+    let mut state = cj.clone();
+    let mut current: Vec<Finding> = findings.to_vec();
+    let mut tried: BTreeSet<String> = BTreeSet::new();
+    for _ in 0..ROUNDS {
+        let mut round = Value::Object(Default::default());
+        let mut accepted_any = false;
+        let candidates: Vec<Finding> = current.iter().filter(|f| actionable(f)).cloned().collect();
+        for f in &candidates {
+            let Some(fragment) = &f.remedy.patch else {
+                continue;
+            };
+            // The same proposal twice (a later round, a second finding of one rule) is
+            // judged once.
+            if !tried.insert(format!("{}{fragment}", f.slug)) {
+                continue;
+            }
+            if let Some(field) = conflict(&round, fragment) {
+                out.dropped.push(format!(
+                    "{}: its change to {field} was left out; a more decisive finding sets it differently",
+                    f.slug
+                ));
+                continue;
+            }
+            let candidate = compose(&patch, fragment);
+            let next = match apply_to_cron_job(cj, &candidate) {
+                Ok(n) => n,
+                Err(e) => {
+                    out.dropped.push(format!("{}: left out, {e}", f.slug));
+                    continue;
+                }
+            };
+            if next == state {
+                // Already what the plan does: this finding shares the change.
+                if !contributors.contains(&f.slug) {
+                    contributors.push(f.slug);
+                }
+                continue;
+            }
+            let after = recheck(&next);
+            let before = slugs(&current);
+            let now = slugs(&after);
+            let new: Vec<&str> = now
+                .difference(&before)
+                .copied()
+                .filter(|s| !REVEALED_NOT_INTRODUCED.contains(s))
+                .collect();
+            if !new.is_empty() {
+                out.dropped.push(format!(
+                    "{}: its change ({}) was left out: the replay then reports {}",
+                    f.slug,
+                    describe(fragment),
+                    new.join(", ")
+                ));
+                continue;
+            }
+            let clears_something = before.difference(&now).next().is_some();
+            let has_other_steps = !f.remedy.steps.is_empty();
+            if !clears_something && !has_other_steps {
+                out.dropped.push(format!(
+                    "{}: its change ({}) was left out: the replay shows it clears nothing",
+                    f.slug,
+                    describe(fragment)
+                ));
+                continue;
+            }
+            round = compose(&round, fragment);
+            patch = candidate;
+            state = next;
+            current = after;
+            if !contributors.contains(&f.slug) {
+                contributors.push(f.slug);
+            }
+            accepted_any = true;
+        }
+        if !accepted_any {
+            break;
+        }
+    }
+    let has_patch = patch.as_object().is_some_and(|m| !m.is_empty());
+    let remaining = slugs(&current);
+    out.clears = baseline.difference(&remaining).copied().collect();
+    out.remaining = remaining
+        .into_iter()
+        .filter(|s| baseline.contains(s) || REVEALED_NOT_INTRODUCED.contains(s))
+        .collect();
+    // A fragment left out in one round may have been refined and kept in a later one.
+    out.dropped.retain(|d| {
+        !contributors
+            .iter()
+            .any(|c| d.starts_with(&format!("{c}: ")) && out.clears.contains(c))
+    });
+    let notes: Vec<String> = findings
+        .iter()
+        .filter(|f| contributors.contains(&f.slug))
+        .filter_map(|f| f.remedy.patch_note.clone())
+        .collect();
+    out.commands = commands(
+        cj,
+        namespace,
+        findings,
+        has_patch.then_some(&patch),
+        &contributors,
+        &notes,
+    );
+    out.patch = has_patch.then_some(patch);
+    out
+}
+
+/// The plan's commands: the steps of every actionable finding (deduplicated, reasons and
+/// slugs merged) and the one patch, ordered by phase.
+fn commands(
+    cj: &CronJob,
+    namespace: &str,
+    findings: &[Finding],
+    patch: Option<&Value>,
+    contributors: &[&'static str],
+    notes: &[String],
+) -> Vec<PlanCommand> {
+    let mut out: Vec<PlanCommand> = Vec::new();
+    if let Some(p) = patch {
+        out.push(PlanCommand {
+            phase: Phase::Patch,
+            command: patch_command(&cj.meta.name, namespace, p),
+            reason: std::iter::once(format!("set {}", describe(p)))
+                .chain(notes.iter().cloned())
+                .collect::<Vec<_>>()
+                .join("; "),
+            for_slugs: contributors.to_vec(),
+        });
+    }
+    for f in findings.iter().filter(|f| actionable(f)) {
+        for s in &f.remedy.steps {
+            match out.iter_mut().find(|c| c.command == s.command) {
+                Some(c) => {
+                    if !c.for_slugs.contains(&f.slug) {
+                        c.for_slugs.push(f.slug);
+                    }
+                }
+                None => out.push(PlanCommand {
+                    phase: s.phase,
+                    command: s.command.clone(),
+                    reason: s.reason.clone(),
+                    for_slugs: vec![f.slug],
+                }),
+            }
+        }
+    }
+    // Stable: inside one phase, the most decisive finding's command first.
+    out.sort_by_key(|c| c.phase);
+    out
+}
+
+/// `spec.schedule "0 3 * * *", spec.timeZone "UTC"` — what a patch sets, in one line.
+fn describe(patch: &Value) -> String {
+    leaves(patch)
+        .into_iter()
+        .map(|(path, v)| match v {
+            Value::Null => format!("remove {path}"),
+            v => format!("{path} {v}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Apply a plan's patch to a CronJob (for callers that verify a plan from outside).
+pub fn apply_plan(cj: &CronJob, plan: &FixPlan) -> Result<CronJob, String> {
+    match &plan.patch {
+        Some(p) => merge_patch::apply_to_cron_job(cj, p),
+        None => Ok(cj.clone()),
+    }
+}
+
+/// Plan every CronJob of `report` (built from `snapshot` in the same order). Each replay sees
+/// only the CronJob's own Jobs, Pods and Events, so a scan stays linear in the snapshot.
+pub(super) fn attach(report: &mut super::Report, snapshot: &Snapshot, opts: &super::Options) {
+    let index = Index::new(snapshot);
+    for (entry, cj) in report.cron_jobs.iter_mut().zip(&snapshot.cron_jobs) {
+        if !entry.findings.iter().any(actionable) {
+            continue;
+        }
+        let recheck = |patched: &CronJob| -> Vec<Finding> {
+            let ns = namespace_of(&cj.meta.namespace);
+            let jobs: Vec<&Job> = index
+                .jobs_of(cj)
+                .into_iter()
+                .chain(index.manual_jobs_of(cj))
+                .collect();
+            let mut pods = Vec::new();
+            for j in &jobs {
+                pods.extend(index.pods_of(ns, &j.meta.name));
+            }
+            let owned = index.jobs_of(cj);
+            let events = index.events_for(cj, &owned, &pods);
+            let one = Snapshot {
+                cron_jobs: vec![patched.clone()],
+                jobs: jobs.into_iter().cloned().collect(),
+                pods: pods.into_iter().cloned().collect(),
+                events: events.into_iter().cloned().collect(),
+                evidence: snapshot.evidence,
+                notes: Vec::new(),
+            };
+            super::build_unplanned(&one, Vec::new(), opts)
+                .cron_jobs
+                .pop()
+                .map(|c| c.findings)
+                .unwrap_or_default()
+        };
+        entry.fix = plan(cj, &entry.namespace, &entry.findings, &recheck);
+    }
+}
