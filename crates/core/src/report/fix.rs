@@ -51,6 +51,9 @@ pub struct FixPlan {
     pub remaining: Vec<&'static str>,
     /// Parts of the candidate plan that were left out, each with why.
     pub dropped: Vec<String>,
+    /// The CronJob as read (with its origin), for turning the patch into file edits (SARIF).
+    #[serde(skip)]
+    pub target: Option<CronJob>,
 }
 
 /// One command of the plan with its one-line reason and the findings it is for.
@@ -98,6 +101,11 @@ pub fn plan(
             let Some(fragment) = &f.remedy.patch else {
                 continue;
             };
+            // Cleared on the way by a fragment kept earlier (e.g. a deadline that also bounds
+            // the retries): nothing left for this one to do.
+            if !slugs(&current).contains(f.slug) {
+                continue;
+            }
             // The same proposal twice (a later round, a second finding of one rule) is
             // judged once.
             if !tried.insert(format!("{}{fragment}", f.slug)) {
@@ -295,5 +303,8 @@ pub(super) fn attach(report: &mut super::Report, snapshot: &Snapshot, opts: &sup
                 .unwrap_or_default()
         };
         entry.fix = plan(cj, &entry.namespace, &entry.findings, &recheck);
+        if entry.fix.patch.is_some() && cj.origin.is_some() {
+            entry.fix.target = Some(cj.clone());
+        }
     }
 }

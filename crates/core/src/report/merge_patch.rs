@@ -163,6 +163,36 @@ pub fn apply_to_cron_job(cj: &CronJob, patch: &Value) -> Result<CronJob, String>
     Ok(out)
 }
 
+/// The model's current value of a field [`apply_to_cron_job`] can change (None: unset or a
+/// field it does not know).
+pub fn value_in_cron_job(cj: &CronJob, path: &str) -> Option<Value> {
+    let spec = &cj.spec;
+    let tpl = &spec.job_template.spec;
+    let int = |v: Option<i64>| v.map(Value::from);
+    match path {
+        "spec.schedule" => spec.schedule.clone().map(Value::from),
+        "spec.timeZone" => spec.time_zone.clone().map(Value::from),
+        "spec.startingDeadlineSeconds" => int(spec.starting_deadline_seconds),
+        "spec.successfulJobsHistoryLimit" => int(spec.successful_jobs_history_limit),
+        "spec.failedJobsHistoryLimit" => int(spec.failed_jobs_history_limit),
+        "spec.suspend" => Some(Value::from(spec.suspend)),
+        "spec.concurrencyPolicy" => Some(Value::from(match &spec.concurrency_policy {
+            ConcurrencyPolicy::Allow => "Allow",
+            ConcurrencyPolicy::Forbid => "Forbid",
+            ConcurrencyPolicy::Replace => "Replace",
+            ConcurrencyPolicy::Other(o) => o.as_str(),
+        })),
+        "spec.jobTemplate.spec.activeDeadlineSeconds" => int(tpl.active_deadline_seconds),
+        "spec.jobTemplate.spec.backoffLimit" => int(tpl.backoff_limit),
+        "spec.jobTemplate.spec.ttlSecondsAfterFinished" => int(tpl.ttl_seconds_after_finished),
+        "spec.jobTemplate.spec.suspend" => tpl.suspend.map(Value::from),
+        "spec.jobTemplate.spec.template.spec.restartPolicy" => {
+            tpl.restart_policy.clone().map(Value::from)
+        }
+        _ => None,
+    }
+}
+
 /// `Some(None)` for null (remove), `Some(Some(s))` for a string, None for anything else.
 fn opt_string(v: &Value) -> Option<Option<String>> {
     match v {

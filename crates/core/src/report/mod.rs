@@ -3,6 +3,7 @@
 //! SARIF, lint lines, scan table) reads; its JSON form is a documented wire format.
 
 pub mod fix;
+pub mod fix_edits;
 pub mod index;
 pub mod merge_patch;
 pub mod timeline;
