@@ -34,3 +34,25 @@ fn plans_replay_clean_on_an_older_release_too() {
         assert_eq!(fix_replay::verify(f, NOW, Some("1.28")), 1, "{f}");
     }
 }
+
+#[test]
+fn corpus_plans_replay_clean() {
+    // The real-world corpus lives next to the repository in the project's workspace; a plain
+    // clone does not have it, and then there is nothing to check.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus/realworld");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        eprintln!("no corpus at {dir}: skipped");
+        return;
+    };
+    let mut files: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".yaml") || n.ends_with(".yml") || n.ends_with(".json"))
+        .collect();
+    files.sort();
+    let mut patched = 0;
+    for f in &files {
+        patched += fix_replay::verify(&format!("../shared/corpus/realworld/{f}"), NOW, None);
+    }
+    assert!(patched > 0);
+}

@@ -170,7 +170,8 @@ fn fix(out: &mut String, cj: &CronJobReport, o: TextOptions) {
             revealed.join(", ")
         ));
     }
-    if !verdict.is_empty() {
+    // With nothing to paste, the "by hand" lines already say it all.
+    if !verdict.is_empty() && !plan.commands.is_empty() {
         out.push_str(&format!(
             "  {}\n",
             st.dim(&wrap(&verdict.join("; "), o.width - 2, o.width, 2))

@@ -101,6 +101,15 @@ pub fn plan(
             let Some(fragment) = &f.remedy.patch else {
                 continue;
             };
+            // Already part of the plan (two rules proposing one value): this finding shares
+            // the change.
+            let have = leaves(&patch);
+            if leaves(fragment).iter().all(|l| have.contains(l)) {
+                if !contributors.contains(&f.slug) {
+                    contributors.push(f.slug);
+                }
+                continue;
+            }
             // Cleared on the way by a fragment kept earlier (e.g. a deadline that also bounds
             // the retries): nothing left for this one to do.
             if !slugs(&current).contains(f.slug) {
