@@ -56,3 +56,91 @@ fn corpus_plans_replay_clean() {
     }
     assert!(patched > 0);
 }
+
+/// Apply SARIF replacements (1-based lines, UTF-16 columns; the examples are ASCII where edited).
+fn apply_replacements(text: &str, replacements: &[serde_json::Value]) -> String {
+    let mut reps: Vec<&serde_json::Value> = replacements.iter().collect();
+    let key = |r: &serde_json::Value| {
+        let g = &r["deletedRegion"];
+        (
+            g["startLine"].as_u64().unwrap(),
+            g["startColumn"].as_u64().unwrap(),
+        )
+    };
+    reps.sort_by_key(|r| std::cmp::Reverse(key(r)));
+    let mut lines: Vec<String> = text.split('\n').map(str::to_string).collect();
+    for r in reps {
+        let g = &r["deletedRegion"];
+        assert_eq!(g["startLine"], g["endLine"], "single-line edits only");
+        let l = g["startLine"].as_u64().unwrap() as usize - 1;
+        let (a, b) = (
+            g["startColumn"].as_u64().unwrap() as usize - 1,
+            g["endColumn"].as_u64().unwrap() as usize - 1,
+        );
+        let line = &lines[l];
+        lines[l] = format!(
+            "{}{}{}",
+            &line[..a],
+            r["insertedContent"]["text"].as_str().unwrap(),
+            &line[b..]
+        );
+    }
+    lines.join("\n")
+}
+
+#[test]
+fn sarif_fixes_edit_the_file_into_the_patched_cron_job() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = assert_cmd::Command::cargo_bin("kubectl-cronjob_doctor")
+        .unwrap()
+        .current_dir(root)
+        .args(["lint", "-f", "examples/", "--now", NOW, "-o", "sarif"])
+        .output()
+        .unwrap();
+    let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json_out = assert_cmd::Command::cargo_bin("kubectl-cronjob_doctor")
+        .unwrap()
+        .current_dir(root)
+        .args(["explain", "-f", "examples/", "--now", NOW, "-o", "json"])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&json_out.stdout).unwrap();
+    let mut checked = 0;
+    for r in sarif["runs"][0]["results"].as_array().unwrap() {
+        let Some(fixes) = r["fixes"].as_array() else {
+            continue;
+        };
+        // SARIF requires artifactChanges on every fix (the validator's JSON1002).
+        let change = &fixes[0]["artifactChanges"][0];
+        let uri = change["artifactLocation"]["uri"].as_str().unwrap();
+        let text = std::fs::read_to_string(format!("{root}/{uri}")).unwrap();
+        let edited = apply_replacements(&text, change["replacements"].as_array().unwrap());
+        let (snap, errs) = doctor::source::parse_text(uri, &edited).into_snapshot();
+        assert!(errs.is_empty(), "{uri}: {errs:?}\n{edited}");
+        let name = r["properties"]["name"].as_str().unwrap();
+        let entry = report["cronJobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap();
+        let (orig, _) = doctor::source::parse_text(uri, &text).into_snapshot();
+        let want = doctor::report::merge_patch::apply_to_cron_job(
+            &orig.cron_jobs[0],
+            &entry["fix"]["patch"],
+        )
+        .unwrap();
+        assert_eq!(snap.cron_jobs[0].spec, want.spec, "{uri}:\n{edited}");
+        // Only findings the plan clears carry the edit.
+        let slug = r["properties"]["slug"].as_str().unwrap();
+        assert!(
+            entry["fix"]["clears"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|s| s == slug)
+        );
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} results with fixes");
+}

@@ -13,7 +13,8 @@ use crate::rules::{Phase, RULES, Severity};
 /// percent-encoded.
 fn artifact_uri(path: &str) -> String {
     let p = normalise(&path.trim_start_matches("./").replace('\\', "/"));
-    let windows_drive = p.as_bytes().get(1) == Some(&b':') && p.as_bytes()[0].is_ascii_alphabetic();
+    let b = p.as_bytes();
+    let windows_drive = b.len() > 2 && b[0].is_ascii_alphabetic() && b[1] == b':' && b[2] == b'/';
     let mut enc = String::with_capacity(p.len());
     for (i, b) in p.bytes().enumerate() {
         match b {

@@ -317,3 +317,132 @@ pub(super) fn attach(report: &mut super::Report, snapshot: &Snapshot, opts: &sup
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::find;
+    use serde_json::json;
+
+    fn finding(slug: &str, patch: Option<Value>) -> Finding {
+        let mut f = Finding::new(find(slug).unwrap(), "m").severity(Severity::Warning);
+        if let Some(p) = patch {
+            f = f.patch(p);
+        }
+        f
+    }
+
+    fn cron_job() -> CronJob {
+        let mut cj = CronJob::default();
+        cj.meta.name = "cj".into();
+        cj.spec.schedule = Some("30 2 * * *".into());
+        cj
+    }
+
+    /// A fake rule set: dst-gap while the schedule is 02:30, suspended while suspended,
+    /// overlapping-runs unless Forbid, and active-deadline-missing once Forbid has no deadline.
+    fn recheck(cj: &CronJob) -> Vec<Finding> {
+        let mut out = Vec::new();
+        if cj.spec.schedule.as_deref() == Some("30 2 * * *") {
+            out.push(finding("dst-gap", None));
+        }
+        if cj.spec.suspend {
+            out.push(finding("suspended", None));
+        }
+        let forbid = cj.spec.concurrency_policy == crate::model::ConcurrencyPolicy::Forbid;
+        if !forbid {
+            out.push(finding("overlapping-runs", None));
+        }
+        if forbid && cj.spec.job_template.spec.active_deadline_seconds.is_none() {
+            out.push(finding("active-deadline-missing", None));
+        }
+        out
+    }
+
+    #[test]
+    fn the_more_decisive_fragment_wins_a_conflict_and_the_other_is_named() {
+        let findings = vec![
+            finding("dst-gap", Some(json!({"spec": {"schedule": "30 3 * * *"}}))),
+            finding(
+                "dst-repeat",
+                Some(json!({"spec": {"schedule": "30 1 * * *"}})),
+            ),
+            finding("overlapping-runs", None),
+        ];
+        // dst-repeat stays unless its own schedule is used.
+        let with_repeat = |cj: &CronJob| {
+            let mut out = recheck(cj);
+            if cj.spec.schedule.as_deref() != Some("30 1 * * *") {
+                out.push(finding("dst-repeat", None));
+            }
+            out
+        };
+        let p = plan(&cron_job(), "ns", &findings, &with_repeat);
+        assert_eq!(p.patch, Some(json!({"spec": {"schedule": "30 3 * * *"}})));
+        assert_eq!(p.clears, ["dst-gap"]);
+        assert_eq!(p.remaining, ["dst-repeat", "overlapping-runs"]);
+        assert_eq!(p.dropped.len(), 1, "{:?}", p.dropped);
+        assert!(p.dropped[0].starts_with("dst-repeat: its change to spec.schedule"));
+        let patch_cmds: Vec<_> = p
+            .commands
+            .iter()
+            .filter(|c| c.phase == Phase::Patch)
+            .collect();
+        assert_eq!(patch_cmds.len(), 1);
+        assert_eq!(
+            patch_cmds[0].command,
+            r#"kubectl patch cronjob cj -n ns --type merge -p '{"spec":{"schedule":"30 3 * * *"}}'"#
+        );
+    }
+
+    #[test]
+    fn a_fragment_that_brings_a_new_warning_is_left_out() {
+        // Forbid without a deadline would bring active-deadline-missing: left out, said so.
+        let mut cj = cron_job();
+        cj.spec.schedule = Some("0 3 * * *".into());
+        let findings = vec![finding(
+            "overlapping-runs",
+            Some(json!({"spec": {"concurrencyPolicy": "Forbid"}})),
+        )];
+        let p = plan(&cj, "ns", &findings, &recheck);
+        assert_eq!(p.patch, None);
+        assert!(p.commands.is_empty());
+        assert_eq!(p.remaining, ["overlapping-runs"]);
+        assert!(
+            p.dropped[0].contains("active-deadline-missing"),
+            "{:?}",
+            p.dropped
+        );
+    }
+
+    #[test]
+    fn fragments_merge_and_steps_follow_in_phase_order() {
+        let findings = vec![
+            finding("suspended", Some(json!({"spec": {"suspend": false}})))
+                .step(Phase::Cleanup, "kubectl delete job j -n ns", "clean up")
+                .step(Phase::Cause, "kubectl describe pod p -n ns", "look first"),
+            finding("dst-gap", Some(json!({"spec": {"schedule": "30 3 * * *"}}))).step(
+                Phase::Cleanup,
+                "kubectl delete job j -n ns",
+                "clean up",
+            ),
+        ];
+        let mut cj = cron_job();
+        cj.spec.suspend = true;
+        cj.spec.concurrency_policy = crate::model::ConcurrencyPolicy::Forbid;
+        cj.spec.job_template.spec.active_deadline_seconds = Some(60);
+        let p = plan(&cj, "ns", &findings, &recheck);
+        assert_eq!(
+            p.patch,
+            Some(json!({"spec": {"schedule": "30 3 * * *", "suspend": false}}))
+        );
+        assert_eq!(p.clears, ["dst-gap", "suspended"]);
+        let phases: Vec<Phase> = p.commands.iter().map(|c| c.phase).collect();
+        assert_eq!(phases, [Phase::Cause, Phase::Patch, Phase::Cleanup]);
+        // One delete for both findings that asked for it.
+        assert_eq!(p.commands[2].for_slugs, ["suspended", "dst-gap"]);
+        // The plan, applied, is the state the replay judged.
+        let after = apply_plan(&cj, &p).unwrap();
+        assert!(recheck(&after).is_empty());
+    }
+}

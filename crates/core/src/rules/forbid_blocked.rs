@@ -205,11 +205,11 @@ fn check(ctx: &Context) -> Vec<Finding> {
         .field("spec.concurrencyPolicy")
         .headline(head)
         .fix(format!(
-            "{}Stop the hung job ({then}){}",
+            "{}top the hung job ({then}){}",
             if short_problem.is_some() {
-                "Fix what its Pod shows first, or the next run hangs the same way; then "
+                "Fix what its Pod shows first, or the next run hangs the same way; then s"
             } else {
-                ""
+                "S"
             },
             if no_deadline {
                 "; and set activeDeadlineSeconds so it cannot happen again"
