@@ -24,7 +24,9 @@ pub fn run(a: &ExplainArgs) -> Result<i32, UsageError> {
     };
     let text = match a.output {
         ReportFormat::Json => json::render(&r),
-        ReportFormat::Sarif => sarif::render(&r, env!("CARGO_PKG_VERSION")),
+        ReportFormat::Sarif => sarif::render(&r, env!("CARGO_PKG_VERSION"), &|f| {
+            std::fs::read_to_string(f).ok()
+        }),
         ReportFormat::Text => explain::render(
             &r,
             explain::TextOptions {

@@ -23,7 +23,9 @@ pub fn run(a: &LintArgs) -> Result<i32, UsageError> {
         .min(Severity::Warning);
     let text = match a.output {
         ReportFormat::Json => json::render(r),
-        ReportFormat::Sarif => sarif::render(r, env!("CARGO_PKG_VERSION")),
+        ReportFormat::Sarif => sarif::render(r, env!("CARGO_PKG_VERSION"), &|f| {
+            std::fs::read_to_string(f).ok()
+        }),
         ReportFormat::Text => lint::render(
             r,
             show,

@@ -66,13 +66,6 @@ fn level(s: Severity) -> &'static str {
     }
 }
 
-/// The SARIF document, reading each source file again to place the fix plan's edits.
-pub fn render(report: &Report, tool_version: &str) -> String {
-    render_with(report, tool_version, &|file| {
-        std::fs::read_to_string(file).ok()
-    })
-}
-
 /// The plan's patch as a SARIF `fix` (description and `artifactChanges`) when every part of it
 /// can be placed exactly in the file; None otherwise (SARIF requires `artifactChanges`, and an
 /// approximate edit is worse than none).
@@ -112,8 +105,10 @@ fn sarif_fix(cj: &CronJobReport, read: &dyn Fn(&str) -> Option<String>) -> Optio
     }))
 }
 
-/// Like [`render`], with the source files supplied by `read` (path as loaded → text).
-pub fn render_with(
+/// The SARIF document. `read` gives the text of a source file (path as loaded) so the fix
+/// plan's patch can be placed as exact edits; the core does no IO itself, so the CLI passes a
+/// file reader (None: no `fixes` for that file).
+pub fn render(
     report: &Report,
     tool_version: &str,
     read: &dyn Fn(&str) -> Option<String>,
