@@ -80,6 +80,33 @@ impl Remedy {
     }
 }
 
+impl Remedy {
+    /// Remedy data from a pre-formatted command (one command per line), for rules that still
+    /// use [`Finding::command`]: `kubectl patch cronjob … --type merge -p '<json>'` becomes the
+    /// fragment, any other line a clean-up step with `reason`.
+    pub fn from_command(command: &str, reason: &str) -> Remedy {
+        let mut r = Remedy::default();
+        for line in command.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            let fragment = line
+                .strip_prefix("kubectl patch cronjob ")
+                .filter(|rest| !rest.contains("--subresource"))
+                .and_then(|rest| rest.split_once("--type merge -p '"))
+                .and_then(|(_, json)| json.strip_suffix('\''))
+                .and_then(|json| serde_json::from_str::<serde_json::Value>(json).ok())
+                .filter(|v| v.is_object() && r.patch.is_none());
+            match fragment {
+                Some(v) => r.patch = Some(v),
+                None => r.steps.push(Step {
+                    phase: Phase::Cleanup,
+                    command: line.to_string(),
+                    reason: reason.to_string(),
+                }),
+            }
+        }
+        r
+    }
+}
+
 /// `kubectl patch cronjob NAME -n NS --type merge -p '<json>'`, quoted for POSIX shells even
 /// when the JSON holds a single quote (`'` becomes `'\''`).
 pub fn patch_command(name: &str, namespace: &str, patch: &serde_json::Value) -> String {
@@ -140,6 +167,13 @@ impl Finding {
         self.remediation = remediation.into();
         self
     }
+    /// A pre-formatted command. Prefer [`Finding::patch`] and [`Finding::step`]: a command
+    /// string is turned back into remedy data by `check_all` (a CronJob merge patch becomes
+    /// the fragment, anything else a clean-up step), which only works for the plain forms.
+    pub fn command(mut self, cmd: impl Into<String>) -> Self {
+        self.command = Some(cmd.into());
+        self
+    }
     /// The merge-patch fragment that fixes this finding (`{"spec":{…}}`).
     pub fn patch(mut self, fragment: serde_json::Value) -> Self {
         self.remedy.patch = Some(fragment);
@@ -171,5 +205,45 @@ impl Finding {
     pub fn headline(mut self, h: impl Into<String>) -> Self {
         self.headline = Some(h.into());
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_formatted_command_becomes_remedy_data() {
+        let r = Remedy::from_command(
+            "kubectl delete job j -n ns\nkubectl patch cronjob c -n ns --type merge -p '{\"spec\":{\"suspend\":false}}'",
+            "why",
+        );
+        assert_eq!(
+            r.patch,
+            Some(serde_json::json!({"spec": {"suspend": false}}))
+        );
+        assert_eq!(r.steps.len(), 1);
+        assert_eq!(r.steps[0].command, "kubectl delete job j -n ns");
+        assert_eq!(r.steps[0].phase, Phase::Cleanup);
+        // A status patch is not the CronJob's merge patch: it stays a command.
+        let r = Remedy::from_command(
+            "kubectl patch cronjob c -n ns --subresource=status --type merge -p '{\"status\":{}}'",
+            "why",
+        );
+        assert_eq!(r.patch, None);
+        assert_eq!(r.steps.len(), 1);
+    }
+
+    #[test]
+    fn patch_commands_quote_single_quotes_for_the_shell() {
+        let c = patch_command(
+            "c",
+            "ns",
+            &serde_json::json!({"spec": {"schedule": "it's"}}),
+        );
+        assert_eq!(
+            c,
+            r#"kubectl patch cronjob c -n ns --type merge -p '{"spec":{"schedule":"it'\''s"}}'"#
+        );
     }
 }
