@@ -18,6 +18,9 @@ tool_dir=${SARIF_TOOL_DIR:-$root/target/sarif-multitool}
 corpus=${CORPUS:-$root/../shared/corpus/realworld}
 now=2026-11-20T12:00:00Z
 
+for tool in node npm; do
+  command -v "$tool" >/dev/null || { echo "validate.sh: $tool not found (Debian: apt-get install -y nodejs npm)" >&2; exit 2; }
+done
 pkg="$tool_dir/node_modules/@microsoft/sarif-multitool-linux"
 if [ ! -f "$pkg/package.json" ] || ! grep -q "\"version\": \"$validator_version\"" "$pkg/package.json"; then
   mkdir -p "$tool_dir"
