@@ -13,6 +13,9 @@
 //!   re-run at the same instant, and the fragment is left out (and the plan says so) if that
 //!   brings a warning or error that was not there, or if it changes nothing the replay can see
 //!   while being the finding's whole remedy.
+//! - A round first tries all its fragments together with one replay (the common case, and the
+//!   cheap one for `scan`); only when that fails is each judged on its own, which is what
+//!   names the part that was left out.
 //! - Findings still present after a round propose fragments computed on the patched CronJob
 //!   (e.g. a DST shift of the schedule that the time-zone fix just rewrote); those refine the
 //!   earlier rounds' values. At most three rounds.
@@ -97,6 +100,25 @@ pub fn plan(
         let mut round = Value::Object(Default::default());
         let mut accepted_any = false;
         let candidates: Vec<Finding> = current.iter().filter(|f| actionable(f)).cloned().collect();
+        // Fast path: the round's fragments together, replayed once. Taken when they do not
+        // conflict, bring nothing new and each clears its own finding (or comes with other
+        // steps); otherwise each fragment is judged on its own below, which names the culprit.
+        if let Some(batch) = whole_round(cj, &patch, &state, &current, &candidates, recheck) {
+            for slug in batch.slugs {
+                if !contributors.contains(&slug) {
+                    contributors.push(slug);
+                }
+            }
+            for f in &candidates {
+                if let Some(fr) = &f.remedy.patch {
+                    tried.insert(format!("{}{fr}", f.slug));
+                }
+            }
+            patch = batch.patch;
+            state = batch.state;
+            current = batch.after;
+            continue;
+        }
         for f in &candidates {
             let Some(fragment) = &f.remedy.patch else {
                 continue;
@@ -210,6 +232,56 @@ pub fn plan(
     );
     out.patch = has_patch.then_some(patch);
     out
+}
+
+/// A whole round accepted at once.
+struct Batch {
+    patch: Value,
+    state: CronJob,
+    after: Vec<Finding>,
+    slugs: Vec<&'static str>,
+}
+
+/// Try every new fragment of a round together (see [`plan`]); None when there is nothing new
+/// or any condition fails (the caller then judges the fragments one by one).
+fn whole_round(
+    cj: &CronJob,
+    patch: &Value,
+    state: &CronJob,
+    current: &[Finding],
+    candidates: &[Finding],
+    recheck: &dyn Fn(&CronJob) -> Vec<Finding>,
+) -> Option<Batch> {
+    let mut round = Value::Object(Default::default());
+    let mut with_patch: Vec<&Finding> = Vec::new();
+    for f in candidates {
+        let Some(fragment) = &f.remedy.patch else {
+            continue;
+        };
+        conflict(&round, fragment).is_none().then_some(())?;
+        round = compose(&round, fragment);
+        with_patch.push(f);
+    }
+    let candidate = compose(patch, &round);
+    let next = apply_to_cron_job(cj, &candidate).ok()?;
+    if next == *state {
+        return None;
+    }
+    let after = recheck(&next);
+    let before = slugs(current);
+    let now = slugs(&after);
+    let brings_new = now
+        .difference(&before)
+        .any(|s| !REVEALED_NOT_INTRODUCED.contains(s));
+    let each_earns_its_place = with_patch
+        .iter()
+        .all(|f| !now.contains(f.slug) || !f.remedy.steps.is_empty());
+    (!brings_new && each_earns_its_place).then(|| Batch {
+        patch: candidate,
+        state: next,
+        after,
+        slugs: with_patch.iter().map(|f| f.slug).collect(),
+    })
 }
 
 /// The plan's commands: the steps of every actionable finding (deduplicated, reasons and
