@@ -66,6 +66,10 @@ const CREATE_TIME_ONLY: &[(&str, &str)] = &[
         "unknown-time-zone.yaml",
         "an unknown spec.timeZone is rejected on create",
     ),
+    (
+        "tz-prefix-in-schedule.yaml",
+        "a CRON_TZ= prefix is rejected on create from 1.29 (an existing object keeps it)",
+    ),
 ];
 
 #[test]

@@ -6,6 +6,9 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
+#[path = "support/fix_replay.rs"]
+mod fix_replay;
+
 struct Expect<'a> {
     file: &'a str,
     now: &'a str,
@@ -78,6 +81,12 @@ fn check(e: &Expect) {
             cj["headline"]
         );
     }
+    // The scenario's fix plan, pasted, leaves a CronJob that replays clean of what it claims.
+    fix_replay::verify(
+        &format!("tests/fixtures/scenarios/{}", e.file),
+        e.now,
+        e.kube_version,
+    );
 }
 
 #[test]

@@ -30,7 +30,9 @@ pub fn run(a: &ExplainArgs) -> Result<i32, UsageError> {
             doctor::report::stream::write_json(&r, std::io::stdout().lock());
             String::new()
         }
-        ReportFormat::Sarif => sarif::render(&r, env!("CARGO_PKG_VERSION")),
+        ReportFormat::Sarif => sarif::render(&r, env!("CARGO_PKG_VERSION"), &|f| {
+            std::fs::read_to_string(f).ok()
+        }),
         ReportFormat::Text => {
             // Strings from the input, with control characters made visible (issue 9).
             doctor::report::visible::make_visible(&mut r);

@@ -32,7 +32,9 @@ pub fn run(a: &LintArgs) -> Result<i32, UsageError> {
             doctor::report::stream::write_json(r, std::io::stdout().lock());
             String::new()
         }
-        ReportFormat::Sarif => sarif::render(r, env!("CARGO_PKG_VERSION")),
+        ReportFormat::Sarif => sarif::render(r, env!("CARGO_PKG_VERSION"), &|f| {
+            std::fs::read_to_string(f).ok()
+        }),
         ReportFormat::Text => lint::render(
             r,
             show,

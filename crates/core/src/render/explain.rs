@@ -102,31 +102,72 @@ fn render_one(out: &mut String, report: &Report, cj: &CronJobReport, o: TextOpti
     timeline(out, cj, o);
     replay(out, report, cj, o);
 
-    let fixes: Vec<_> = cj
+    fix(out, cj, o);
+}
+
+/// The Fix section: the one verified plan (commands in the order to run them, each under its
+/// reason), then what the patch cannot fix and what was left out of it.
+fn fix(out: &mut String, cj: &CronJobReport, o: TextOptions) {
+    let st = o.style;
+    let plan = &cj.fix;
+    // Findings the plan's commands do not address, with their advice in words.
+    let by_hand: Vec<_> = cj
         .findings
         .iter()
-        .filter(|f| {
-            f.severity >= Severity::Warning && (f.command.is_some() || !f.remediation.is_empty())
-        })
+        .filter(|f| f.severity >= Severity::Warning && plan.remaining.contains(&f.slug))
+        .filter(|f| !plan.commands.iter().any(|c| c.for_slugs.contains(&f.slug)))
+        .filter(|f| !f.remediation.is_empty())
         .collect();
-    if !fixes.is_empty() {
-        out.push_str(&format!("\n{}\n", st.bold("Fix")));
-        for f in fixes {
-            out.push_str(&format!(
-                "  {}\n",
-                st.dim(&wrap(
-                    &format!("# {}", f.remediation),
-                    o.width - 2,
-                    o.width,
-                    4
-                ))
-            ));
-            if let Some(c) = &f.command {
-                for line in c.lines() {
-                    out.push_str(&format!("  {line}\n"));
-                }
-            }
-        }
+    if plan.commands.is_empty() && by_hand.is_empty() && plan.dropped.is_empty() {
+        return;
+    }
+    out.push_str(&format!("\n{}\n", st.bold("Fix")));
+    let comment = |out: &mut String, text: &str| {
+        out.push_str(&format!(
+            "  {}\n",
+            st.dim(&wrap(&format!("# {text}"), o.width - 2, o.width, 4))
+        ));
+    };
+    for c in &plan.commands {
+        comment(out, &format!("{} ({})", c.reason, c.for_slugs.join(", ")));
+        out.push_str(&format!("  {}\n", c.command));
+    }
+    for f in by_hand {
+        comment(out, &format!("{} (by hand, {})", f.remediation, f.slug));
+    }
+    for d in &plan.dropped {
+        comment(out, &format!("left out of the plan — {d}"));
+    }
+    let mut verdict = Vec::new();
+    if plan.patch.is_some() {
+        verdict.push(if plan.clears.is_empty() {
+            "the patch, replayed, clears no finding by itself".to_string()
+        } else {
+            format!("the patch, replayed, clears {}", plan.clears.join(", "))
+        });
+    }
+    let (kept, revealed): (Vec<&str>, Vec<&str>) = plan
+        .remaining
+        .iter()
+        .partition(|s| cj.findings.iter().any(|f| f.slug == **s));
+    if !kept.is_empty() {
+        verdict.push(format!(
+            "remaining until fixed as above: {}",
+            kept.join(", ")
+        ));
+    }
+    if !revealed.is_empty() {
+        verdict.push(format!(
+            "then reported: {} (runs already missed stay lost)",
+            revealed.join(", ")
+        ));
+    }
+    // With nothing to paste, the "by hand" lines already say it all.
+    if !verdict.is_empty() && !plan.commands.is_empty() {
+        out.push_str(&format!(
+            "  {}\n",
+            st.dim(&wrap(&verdict.join("; "), o.width - 2, o.width, 2))
+        ));
     }
 }
 

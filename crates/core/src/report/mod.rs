@@ -2,7 +2,10 @@
 //! a headline and a timeline. This is the one data structure every renderer (text, JSON,
 //! SARIF, lint lines, scan table) reads; its JSON form is a documented wire format.
 
+pub mod fix;
+pub mod fix_edits;
 pub mod index;
+pub mod merge_patch;
 pub mod stream;
 pub mod timeline;
 pub mod visible;
@@ -106,6 +109,8 @@ pub struct CronJobReport {
     pub last_successful_time: Option<Timestamp>,
     /// The full replay (arithmetic, window, notes) for those who want to check our work.
     pub replay: Replay,
+    /// Every finding's remedy merged into one plan, checked by replaying it (`fix` module).
+    pub fix: fix::FixPlan,
     #[serde(skip)]
     pub zone: TimeZone,
 }
@@ -121,8 +126,15 @@ impl Report {
     }
 }
 
-/// Build the report for every CronJob of `snapshot`.
+/// Build the report for every CronJob of `snapshot`, each with its verified fix plan.
 pub fn build(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Report {
+    let mut report = build_unplanned(snapshot, errors, opts);
+    fix::attach(&mut report, snapshot, opts);
+    report
+}
+
+/// The report without fix plans (the plan's own replays use this).
+fn build_unplanned(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Report {
     let index = Index::new(snapshot);
     let jobs_all: Option<&[Job]> = snapshot.evidence.jobs.then_some(snapshot.jobs.as_slice());
     let mut cron_jobs = Vec::with_capacity(snapshot.cron_jobs.len());
@@ -178,6 +190,20 @@ pub fn build(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Re
             evidence: snapshot.evidence,
         };
         let mut findings = rules::check_all(&ctx);
+        // An outage whose cause another finding names is fixed by fixing that cause: say so
+        // instead of the generic "check the controller" advice.
+        let cause = findings
+            .iter()
+            .find(|f| rules::not_running::CAUSES.contains(&f.slug))
+            .map(|f| f.slug);
+        if let (Some(cause), Some(out)) = (
+            cause,
+            findings
+                .iter_mut()
+                .find(|f| f.slug == rules::not_running::RULE.slug),
+        ) {
+            out.remediation = format!("Fix {cause} (above); the runs resume with it.");
+        }
         if let Some(o) = &cj.origin {
             for f in &mut findings {
                 f.location = Some(
@@ -237,6 +263,7 @@ pub fn build(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Re
             last_schedule_time: cj.status.last_schedule_time,
             last_successful_time: cj.status.last_successful_time,
             replay: rep,
+            fix: fix::FixPlan::default(),
             zone,
         });
     }

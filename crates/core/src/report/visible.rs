@@ -126,7 +126,19 @@ pub fn cron_job_for_terminal(c: &mut CronJobReport) {
         if let Some(h) = &mut f.headline {
             fix_text(h);
         }
+        for st in &mut f.remedy.steps {
+            fix_text(&mut st.command);
+            fix_text(&mut st.reason);
+        }
+        if let Some(n) = &mut f.remedy.patch_note {
+            fix_text(n);
+        }
     }
+    for cmd in &mut c.fix.commands {
+        fix_text(&mut cmd.command);
+        fix_text(&mut cmd.reason);
+    }
+    c.fix.dropped.iter_mut().for_each(fix_text);
     for s in &mut c.timeline {
         fix_opt_line(&mut s.job);
         fix_text(&mut s.note);

@@ -46,6 +46,96 @@ pub struct Finding {
     /// rules whose finding explains why the CronJob is not running as scheduled.
     #[serde(skip)]
     pub headline: Option<String>,
+    /// The remediation as data, for the per-CronJob fix plan (`report::fix`): a merge-patch
+    /// fragment and other commands. `command` above is derived from it by `check_all`.
+    #[serde(skip)]
+    pub remedy: Remedy,
+}
+
+/// How one finding is remedied, as data the fix plan can merge with other findings'.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Remedy {
+    /// An RFC 7386 JSON merge patch fragment for the CronJob (`{"spec":{…}}`).
+    pub patch: Option<serde_json::Value>,
+    /// Commands other than the patch, each in the phase it must run in.
+    pub steps: Vec<Step>,
+    /// What the patch fragment is for, when "set FIELD VALUE" is not enough (one line).
+    pub patch_note: Option<String>,
+}
+
+impl Remedy {
+    /// The remedy as commands to paste, one per line, in phase order (None: nothing to run).
+    pub fn commands(&self, name: &str, namespace: &str) -> Option<String> {
+        let mut steps: Vec<(Phase, String)> = self
+            .steps
+            .iter()
+            .map(|s| (s.phase, s.command.clone()))
+            .collect();
+        if let Some(p) = &self.patch {
+            steps.push((Phase::Patch, patch_command(name, namespace, p)));
+        }
+        steps.sort_by_key(|(phase, _)| *phase);
+        let lines: Vec<String> = steps.into_iter().map(|(_, c)| c).collect();
+        (!lines.is_empty()).then(|| lines.join("\n"))
+    }
+}
+
+impl Remedy {
+    /// Remedy data from a pre-formatted command (one command per line), for rules that still
+    /// use [`Finding::command`]: `kubectl patch cronjob … --type merge -p '<json>'` becomes the
+    /// fragment, any other line a clean-up step with `reason`.
+    pub fn from_command(command: &str, reason: &str) -> Remedy {
+        let mut r = Remedy::default();
+        for line in command.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            let fragment = line
+                .strip_prefix("kubectl patch cronjob ")
+                .filter(|rest| !rest.contains("--subresource"))
+                .and_then(|rest| rest.split_once("--type merge -p '"))
+                .and_then(|(_, json)| json.strip_suffix('\''))
+                .and_then(|json| serde_json::from_str::<serde_json::Value>(json).ok())
+                .filter(|v| v.is_object() && r.patch.is_none());
+            match fragment {
+                Some(v) => r.patch = Some(v),
+                None => r.steps.push(Step {
+                    phase: Phase::Cleanup,
+                    command: line.to_string(),
+                    reason: reason.to_string(),
+                }),
+            }
+        }
+        r
+    }
+}
+
+/// `kubectl patch cronjob NAME -n NS --type merge -p '<json>'`, quoted for POSIX shells even
+/// when the JSON holds a single quote (`'` becomes `'\''`).
+pub fn patch_command(name: &str, namespace: &str, patch: &serde_json::Value) -> String {
+    let json = patch.to_string().replace('\'', r"'\''");
+    crate::text::patch_command(name, namespace, &json)
+}
+
+/// When a command must run relative to the CronJob patch. The plan lists steps in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// Look at / fix what the Pod evidence shows (image, OOMKilled, crash loop, pending)
+    /// before anything else: cleaning up without it only makes the next run fail the same way.
+    Cause,
+    /// The one `kubectl patch cronjob … --type merge` of the plan.
+    Patch,
+    /// Clean-up that only makes sense once the CronJob is right (delete a hung Job, reset a
+    /// status field): done earlier, the controller would start the next run on the old spec.
+    Cleanup,
+    /// Optional catch-up runs, last, on the corrected spec.
+    CatchUp,
+}
+
+/// One command of a remedy, with the one-line reason shown above it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub phase: Phase,
+    pub command: String,
+    pub reason: String,
 }
 
 impl Finding {
@@ -62,6 +152,7 @@ impl Finding {
             field: None,
             location: None,
             headline: None,
+            remedy: Remedy::default(),
         }
     }
     pub fn severity(mut self, s: Severity) -> Self {
@@ -76,8 +167,35 @@ impl Finding {
         self.remediation = remediation.into();
         self
     }
+    /// A pre-formatted command. Prefer [`Finding::patch`] and [`Finding::step`]: a command
+    /// string is turned back into remedy data by `check_all` (a CronJob merge patch becomes
+    /// the fragment, anything else a clean-up step), which only works for the plain forms.
     pub fn command(mut self, cmd: impl Into<String>) -> Self {
         self.command = Some(cmd.into());
+        self
+    }
+    /// The merge-patch fragment that fixes this finding (`{"spec":{…}}`).
+    pub fn patch(mut self, fragment: serde_json::Value) -> Self {
+        self.remedy.patch = Some(fragment);
+        self
+    }
+    /// A note added to the plan's patch line when this finding's fragment is part of it.
+    pub fn patch_note(mut self, note: impl Into<String>) -> Self {
+        self.remedy.patch_note = Some(note.into());
+        self
+    }
+    /// A command other than the CronJob patch, with its phase and a one-line reason.
+    pub fn step(
+        mut self,
+        phase: Phase,
+        command: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> Self {
+        self.remedy.steps.push(Step {
+            phase,
+            command: command.into(),
+            reason: reason.into(),
+        });
         self
     }
     pub fn evidence(mut self, line: impl Into<String>) -> Self {
@@ -87,5 +205,45 @@ impl Finding {
     pub fn headline(mut self, h: impl Into<String>) -> Self {
         self.headline = Some(h.into());
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_formatted_command_becomes_remedy_data() {
+        let r = Remedy::from_command(
+            "kubectl delete job j -n ns\nkubectl patch cronjob c -n ns --type merge -p '{\"spec\":{\"suspend\":false}}'",
+            "why",
+        );
+        assert_eq!(
+            r.patch,
+            Some(serde_json::json!({"spec": {"suspend": false}}))
+        );
+        assert_eq!(r.steps.len(), 1);
+        assert_eq!(r.steps[0].command, "kubectl delete job j -n ns");
+        assert_eq!(r.steps[0].phase, Phase::Cleanup);
+        // A status patch is not the CronJob's merge patch: it stays a command.
+        let r = Remedy::from_command(
+            "kubectl patch cronjob c -n ns --subresource=status --type merge -p '{\"status\":{}}'",
+            "why",
+        );
+        assert_eq!(r.patch, None);
+        assert_eq!(r.steps.len(), 1);
+    }
+
+    #[test]
+    fn patch_commands_quote_single_quotes_for_the_shell() {
+        let c = patch_command(
+            "c",
+            "ns",
+            &serde_json::json!({"spec": {"schedule": "it's"}}),
+        );
+        assert_eq!(
+            c,
+            r#"kubectl patch cronjob c -n ns --type merge -p '{"spec":{"schedule":"it'\''s"}}'"#
+        );
     }
 }

@@ -2,7 +2,8 @@
 //! slot while it is active produces `JobAlreadyActive` and `lastScheduleTime` stops moving.
 //! The Job is traced to its Pods so the headline says *why* it hangs.
 
-use super::{Context, Finding, Rule, Severity};
+use super::runtime::common::{active_deadline_patch, suggested_active_deadline};
+use super::{Context, Finding, Phase, Rule, Severity};
 use crate::evidence::{job_start, pod_problem, pod_problem_line};
 use crate::model::ConcurrencyPolicy;
 use crate::replay::Decision;
@@ -88,6 +89,22 @@ status:
     check,
 };
 
+/// What to change for a Pod problem, in a few words (the problem text comes from
+/// `evidence::pod_problem`).
+fn cause_advice(problem: &str) -> &'static str {
+    if problem.starts_with("cannot pull") {
+        "fix the image reference or its pull secret in the job template first (the next run pulls the same image)"
+    } else if problem.contains("OOMKilled") {
+        "raise the container's memory limit in the job template first"
+    } else if problem.contains("CrashLoopBackOff") || problem.contains("exit code") {
+        "read its logs (kubectl logs) and fix the crash first"
+    } else if problem.starts_with("stuck Terminating") {
+        "check the node and the Pod's finalizers first"
+    } else {
+        "make it schedulable first (resources, node selectors, taints, quotas)"
+    }
+}
+
 /// The name of the blocking Job (status.active entries carry more, but the name is all we show).
 struct ObjectName<'a> {
     name: &'a str,
@@ -138,6 +155,10 @@ fn check(ctx: &Context) -> Vec<Finding> {
         ctx.pods_of(&j.meta.name)
             .find_map(|p| pod_problem(p, ctx.now))
     });
+    let problem_pod = job.and_then(|j| {
+        ctx.pods_of(&j.meta.name)
+            .find(|p| pod_problem(p, ctx.now).is_some())
+    });
     let no_deadline = cj.spec.job_template.spec.active_deadline_seconds.is_none();
     let mut head = format!("is not running: Forbid is blocked by job {}", blocker.name);
     if let Some(a) = &age {
@@ -180,21 +201,42 @@ fn check(ctx: &Context) -> Vec<Finding> {
         ),
         None => "the next regular slot then runs".to_string(),
     };
-    let mut cmd = format!("kubectl delete job {} -n {}", blocker.name, ctx.namespace);
-    if no_deadline {
-        cmd.push_str(&format!(
-            "\n{}",
-            ctx.patch(r#"{"spec":{"jobTemplate":{"spec":{"activeDeadlineSeconds":3600}}}}"#)
-        ));
-    }
     let mut f = Finding::new(&RULE, message)
         .field("spec.concurrencyPolicy")
         .headline(head)
         .fix(format!(
-            "Stop the hung job ({then}){}",
-            if no_deadline { "; and set activeDeadlineSeconds (pick a bound above the normal run time) so it cannot happen again" } else { "" }
-        ))
-        .command(cmd);
+            "{}top the hung job ({then}){}",
+            if short_problem.is_some() {
+                "Fix what its Pod shows first, or the next run hangs the same way; then s"
+            } else {
+                "S"
+            },
+            if no_deadline {
+                "; and set activeDeadlineSeconds so it cannot happen again"
+            } else {
+                ""
+            }
+        ));
+    // Cause first: the Pod evidence (image, OOMKilled, crash loop, unschedulable) is what
+    // makes the next run hang again, so it leads; then the deadline, then the Job itself.
+    if let (Some(pod), Some(p)) = (problem_pod, &short_problem) {
+        f = f.step(
+            Phase::Cause,
+            format!(
+                "kubectl describe pod {} -n {}",
+                pod.meta.name, ctx.namespace
+            ),
+            format!("pod {}: {p} — {}", pod.meta.name, cause_advice(p)),
+        );
+    }
+    if no_deadline && let Some((value, _)) = suggested_active_deadline(ctx) {
+        f = f.patch(active_deadline_patch(value));
+    }
+    f = f.step(
+        Phase::Cleanup,
+        format!("kubectl delete job {} -n {}", blocker.name, ctx.namespace),
+        format!("stop the hung Job once its cause is fixed; {then}"),
+    );
     if let Some(p) = problem {
         f = f.evidence(p);
     } else if job.is_none() && ctx.evidence.jobs {
@@ -235,10 +277,27 @@ mod tests {
         assert!(r.cron_jobs[0].headline.starts_with(
             "backup has not run since 2026-11-17 03:00 UTC (3d 9h ago; 3 runs lost): Forbid is blocked by job backup-29914740, active for 3d 9h (its pod: cannot pull registry.example/backup:2.0 — ImagePullBackOff)"
         ), "{}", r.cron_jobs[0].headline);
-        let cmd = f[0].command.as_deref().unwrap();
-        assert!(cmd.starts_with(
-            "kubectl delete job backup-29914740 -n ops\nkubectl patch cronjob backup -n ops"
-        ));
+        // Cause first (the Pod cannot pull its image), then the deadline, then the Job.
+        let plan = &r.cron_jobs[0].fix;
+        let cmds: Vec<&str> = plan.commands.iter().map(|c| c.command.as_str()).collect();
+        assert_eq!(cmds.len(), 3, "{cmds:?}");
+        assert_eq!(cmds[0], "kubectl describe pod backup-29914740-x7k2p -n ops");
+        assert!(plan.commands[0].reason.contains("fix the image reference"));
+        assert!(cmds[1].starts_with("kubectl patch cronjob backup -n ops --type merge"));
+        assert_eq!(cmds[2], "kubectl delete job backup-29914740 -n ops");
+        // Deleting the Job does not fix a broken image: the plan says so.
+        assert!(plan.remaining.contains(&"forbid-blocked"), "{plan:?}");
+        // One activeDeadlineSeconds, the suggested one, not a second contradicting value.
+        let ads =
+            plan.patch.as_ref().unwrap()["spec"]["jobTemplate"]["spec"]["activeDeadlineSeconds"]
+                .clone();
+        assert!(ads.is_i64(), "{plan:?}");
+        assert!(
+            f[0].command
+                .as_deref()
+                .unwrap()
+                .contains(&format!("\"activeDeadlineSeconds\":{ads}"))
+        );
         assert!(
             f[0].remediation
                 .contains("starts the missed 2026-11-20 03:00 UTC run immediately")

@@ -15,7 +15,7 @@ mod runtime;
 mod suspended;
 
 pub use context::Context;
-pub use finding::{Finding, Severity};
+pub use finding::{Finding, Phase, Remedy, Severity, Step, patch_command};
 pub use manifest::verdict;
 pub use runtime::not_running;
 
@@ -74,6 +74,18 @@ pub fn check_all(ctx: &Context) -> Vec<Finding> {
             continue;
         }
         out.extend((rule.check)(ctx));
+    }
+    // The per-finding command (kept in the JSON for compatibility) is derived from the
+    // remedy, so it can never disagree with what the fix plan merges.
+    for f in &mut out {
+        match &f.command {
+            None => f.command = f.remedy.commands(ctx.name(), ctx.namespace),
+            // A rule that still formats its own command: recover the data from it.
+            Some(c) if f.remedy == Remedy::default() => {
+                f.remedy = Remedy::from_command(c, &f.remediation);
+            }
+            Some(_) => {}
+        }
     }
     // Stable sort keeps registry order inside one severity.
     out.sort_by_key(|f| std::cmp::Reverse(f.severity));

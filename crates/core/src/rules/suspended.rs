@@ -87,8 +87,17 @@ fn check(ctx: &Context) -> Vec<Finding> {
     let mut f = Finding::new(&RULE, message)
         .field("spec.suspend")
         .headline(head)
-        .fix("Resume it (preview the one catch-up run first with `kubectl cronjob-doctor unsuspend`)")
-        .command(ctx.patch(r#"{"spec":{"suspend":false}}"#));
+        .fix(format!(
+            "Resume it (preview the one catch-up run first with `kubectl cronjob-doctor unsuspend {} -n {}`)",
+            ctx.name(),
+            ctx.namespace
+        ))
+        .patch(serde_json::json!({"spec": {"suspend": false}}))
+        .patch_note(format!(
+            "resumes it; to see the one catch-up run it starts and confirm first, run `kubectl cronjob-doctor unsuspend {} -n {}` instead",
+            ctx.name(),
+            ctx.namespace
+        ));
     if let Some(t) = ctx.replay.true_most_recent {
         f = f.evidence(format!(
             "on resume the controller would start the {} slot immediately{}",

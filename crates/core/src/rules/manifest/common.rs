@@ -63,19 +63,9 @@ pub(super) fn placeholder_note(s: &str) -> &'static str {
     }
 }
 
-/// A JSON string literal.
-pub(super) fn json_str(s: &str) -> String {
-    serde_json::Value::String(s.to_string()).to_string()
-}
-
-/// `kubectl patch … -p '{"spec":{"schedule":"…"}}'`, unless the shell quoting would break.
-pub(super) fn schedule_patch(ctx: &Context, schedule: &str) -> Option<String> {
-    (!schedule.contains('\'')).then(|| {
-        ctx.patch(&format!(
-            r#"{{"spec":{{"schedule":{}}}}}"#,
-            json_str(schedule)
-        ))
-    })
+/// The merge-patch fragment `{"spec":{"schedule":"…"}}`.
+pub(super) fn schedule_patch(schedule: &str) -> serde_json::Value {
+    serde_json::json!({"spec": {"schedule": schedule}})
 }
 
 /// True for an object read from a cluster (or dumped from one): it exists, so create-time

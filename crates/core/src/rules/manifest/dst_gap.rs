@@ -128,9 +128,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
             f = f.fix(format!(
                 "Move the run out of the transition hours, e.g. {s:?} (no DST effect in the next 12 months), or set spec.timeZone: UTC if the local hour does not matter."
             ));
-            if let Some(c) = cmd {
-                f = f.command(c);
-            }
+            f = f.patch(cmd);
         }
         None => f = f.fix("Move the runs out of the transition hours, or set spec.timeZone: UTC if the local hour does not matter."),
     }

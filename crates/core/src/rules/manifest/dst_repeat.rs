@@ -100,9 +100,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
             f = f.fix(format!(
                 "Move the run out of the repeated hour, e.g. {s:?} (no DST effect in the next 12 months), set spec.timeZone: UTC, or make the job idempotent."
             ));
-            if let Some(c) = cmd {
-                f = f.command(c);
-            }
+            f = f.patch(cmd);
         }
         None => f = f.fix("Move the runs out of the repeated hour, set spec.timeZone: UTC, or make the job idempotent."),
     }

@@ -58,7 +58,7 @@ pub(super) fn clocks(e: &DstEffect) -> String {
 
 /// The same schedule one, two, three hours later or earlier, when its hour field is a single
 /// number and the shifted schedule has no DST effect in the next 12 months: (schedule, patch).
-pub(super) fn alternative(ctx: &Context) -> Option<(String, Option<String>)> {
+pub(super) fn alternative(ctx: &Context) -> Option<(String, serde_json::Value)> {
     let raw = ctx.cron_job.spec.schedule.as_deref()?;
     let fields = Fields::split(raw)?;
     let hour: i32 = fields.fields[1]
@@ -82,7 +82,7 @@ pub(super) fn alternative(ctx: &Context) -> Option<(String, Option<String>)> {
             continue;
         };
         if effects(&sched, ctx.controller_zone, ctx.now, ctx.now + YEAR).is_empty() {
-            let patch = schedule_patch(ctx, &candidate);
+            let patch = schedule_patch(&candidate);
             return Some((candidate, patch));
         }
     }

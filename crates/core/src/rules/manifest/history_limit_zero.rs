@@ -67,7 +67,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
         )
         .field("spec.failedJobsHistoryLimit")
         .fix("Keep at least the last failed Job: failedJobsHistoryLimit: 1 (the default).")
-        .command(ctx.patch(r#"{"spec":{"failedJobsHistoryLimit":1}}"#)),
+        .patch(serde_json::json!({"spec": {"failedJobsHistoryLimit": 1}})),
         (false, true) => Finding::new(
             &RULE,
             "successfulJobsHistoryLimit is 0: a Job that succeeds is deleted, with its Pods and logs, as soon as the controller sees it complete (failed Jobs are still kept).",
@@ -75,7 +75,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
         .severity(Severity::Info)
         .field("spec.successfulJobsHistoryLimit")
         .fix("Keep the last successful Job if you want to see what it did: successfulJobsHistoryLimit: 1.")
-        .command(ctx.patch(r#"{"spec":{"successfulJobsHistoryLimit":1}}"#)),
+        .patch(serde_json::json!({"spec": {"successfulJobsHistoryLimit": 1}})),
     };
     vec![f]
 }

@@ -167,9 +167,8 @@ fn check(ctx: &Context) -> Vec<Finding> {
     }
     if is_live(ctx.cron_job)
         && let Some(c) = corrected(raw)
-        && let Some(cmd) = schedule_patch(ctx, &c)
     {
-        f = f.command(cmd);
+        f = f.patch(schedule_patch(&c));
     }
     vec![f]
 }

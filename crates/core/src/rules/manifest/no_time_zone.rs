@@ -2,7 +2,7 @@
 //! the kube-controller-manager's local zone — usually UTC, but it is the cluster's choice and
 //! can differ between clusters. Also flags a timeZone that this release ignores (before 1.25).
 
-use super::common::{controller_zone_for_patch, json_str};
+use super::common::controller_zone_for_patch;
 use crate::rules::{Context, Finding, Rule, Severity};
 
 pub static RULE: Rule = Rule {
@@ -61,16 +61,13 @@ fn check(ctx: &Context) -> Vec<Finding> {
         return Vec::new();
     }
     let zone = ctx.controller_zone_name;
-    let patch = ctx.patch(&format!(
-        r#"{{"spec":{{"timeZone":{}}}}}"#,
-        json_str(&controller_zone_for_patch(ctx))
-    ));
+    let patch = serde_json::json!({"spec": {"timeZone": controller_zone_for_patch(ctx)}});
     match cj.spec.time_zone.as_deref() {
         None => vec![
             Finding::new(&RULE, format!("No spec.timeZone: {raw:?} runs in the controller's zone ({zone}); set spec.timeZone to make that explicit."))
                 .field("spec.schedule")
                 .fix(format!("Set spec.timeZone to the zone the times are meant in (the controller's is {zone})."))
-                .command(patch),
+                .patch(patch),
         ],
         Some(tz) if ctx.replay.time_zone_ignored && schedule::load_location(tz).is_ok() => vec![
             Finding::new(

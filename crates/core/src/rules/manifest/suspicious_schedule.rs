@@ -171,8 +171,8 @@ fn check(ctx: &Context) -> Vec<Finding> {
             if t.info {
                 finding = finding.severity(Severity::Info);
             }
-            if let Some(cmd) = t.schedule.as_deref().and_then(|s| schedule_patch(ctx, s)) {
-                finding = finding.command(cmd);
+            if let Some(s) = t.schedule.as_deref() {
+                finding = finding.patch(schedule_patch(s));
             }
             finding
         })

@@ -4,7 +4,7 @@
 //! schedule containing the substring "TZ" anywhere. Adding `spec.timeZone` to such an object is
 //! rejected outright. The fix moves the zone into `spec.timeZone` in one patch.
 
-use super::common::{go_quote, invalid, is_live, json_str, zone_suggestion};
+use super::common::{go_quote, invalid, is_live, zone_suggestion};
 use crate::replay::UnsupportedScheduleEvent;
 use crate::rules::{Context, Finding, Rule, Severity};
 
@@ -125,6 +125,13 @@ fn check(ctx: &Context) -> Vec<Finding> {
         " From Kubernetes 1.29 on the API server rejects creating it."
     });
     let mut f = Finding::new(&RULE, message).field("spec.schedule");
+    // A manifest the API server of the target release refuses to create is an error; before
+    // 1.29 (and for an object that already exists) it is accepted with a warning event.
+    if features.tz_in_schedule_rejected_on_create && !live && prefix.is_some() {
+        f = f
+            .severity(Severity::Error)
+            .headline("cannot be created: spec.schedule has a TZ=/CRON_TZ= prefix, which the API server rejects since 1.29 (use spec.timeZone)");
+    }
     if tz.is_some() {
         f = f.severity(Severity::Error);
         f = f.headline(match (live, prefix) {
@@ -153,7 +160,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
         ));
     }
     match (prefix, &target) {
-        (Some((_, rest)), Some(zone)) if !rest.contains('\'') => {
+        (Some((_, rest)), Some(zone)) => {
             let mut fix = format!(
                 "Move the zone to spec.timeZone: schedule {} and timeZone {zone}",
                 go_quote(rest)
@@ -164,11 +171,9 @@ fn check(ctx: &Context) -> Vec<Finding> {
                 ));
             }
             fix.push('.');
-            f = f.fix(fix).command(ctx.patch(&format!(
-                r#"{{"spec":{{"schedule":{},"timeZone":{}}}}}"#,
-                json_str(rest),
-                json_str(zone)
-            )));
+            f = f
+                .fix(fix)
+                .patch(serde_json::json!({"spec": {"schedule": rest, "timeZone": zone}}));
         }
         (Some(("Local", rest)), None) => {
             f = f.fix(format!("Drop the prefix (schedule {}): TZ=Local is the controller's zone anyway; set spec.timeZone to name it.", go_quote(rest)));
@@ -182,13 +187,46 @@ fn check(ctx: &Context) -> Vec<Finding> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::examples::{findings, run};
+    use super::super::super::examples::{findings, run, run_with};
     use super::{RULE, split_prefix};
+    use crate::replay::KubeVersion;
     use crate::rules::Severity;
 
     #[test]
-    fn moves_the_zone_to_the_field() {
+    fn severity_follows_the_target_release() {
+        // 1.29+ rejects creating the manifest: an error with a "cannot be created" headline.
         let r = run(RULE.fires_on, RULE.example_now);
+        assert_eq!(findings(&r, "tz-in-schedule")[0].severity, Severity::Error);
+        assert!(
+            r.cron_jobs[0].headline.contains("cannot be created"),
+            "{}",
+            r.cron_jobs[0].headline
+        );
+        // 1.28 accepts it (with an UnsupportedSchedule warning on every sync).
+        let r = run_with(RULE.fires_on, RULE.example_now, KubeVersion::new(28));
+        assert_eq!(
+            findings(&r, "tz-in-schedule")[0].severity,
+            Severity::Warning
+        );
+        // An object that already exists keeps working on 1.29+: updates keeping TZ are allowed.
+        let live = RULE.fires_on.replace(
+            "namespace: finance}",
+            "namespace: finance, uid: u1, creationTimestamp: \"2026-01-01T00:00:00Z\"}",
+        );
+        let r = run(&live, RULE.example_now);
+        assert_eq!(
+            findings(&r, "tz-in-schedule")[0].severity,
+            Severity::Warning
+        );
+    }
+
+    #[test]
+    fn moves_the_zone_to_the_field() {
+        let live = RULE.fires_on.replace(
+            "namespace: finance}",
+            "namespace: finance, uid: u1, creationTimestamp: \"2026-01-01T00:00:00Z\"}",
+        );
+        let r = run(&live, RULE.example_now);
         let f = findings(&r, "tz-in-schedule");
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].severity, Severity::Warning);

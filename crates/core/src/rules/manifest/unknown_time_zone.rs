@@ -3,7 +3,7 @@
 //! exact messages; the controller's `LoadLocation` is Go's (case-sensitive file lookup), and a
 //! failure stops every sync with `UnknownTimeZone` before the schedule is even parsed.
 
-use super::common::{go_quote, invalid, is_live, json_str, zone_suggestion};
+use super::common::{go_quote, invalid, is_live, zone_suggestion};
 use crate::rules::{Context, Finding, Rule, Severity};
 
 pub static RULE: Rule = Rule {
@@ -160,12 +160,12 @@ fn check(ctx: &Context) -> Vec<Finding> {
         f = f.evidence(format!("controller (each sync, no Job, no requeue): Warning UnknownTimeZone invalid timeZone: {q}: {e}"));
     }
     let patch = match (&suggestion, tz.is_empty()) {
-        (Some(s), _) => Some(format!(r#"{{"spec":{{"timeZone":{}}}}}"#, json_str(s))),
-        (None, true) => Some(r#"{"spec":{"timeZone":null}}"#.to_string()),
+        (Some(s), _) => Some(serde_json::json!({"spec": {"timeZone": s}})),
+        (None, true) => Some(serde_json::json!({"spec": {"timeZone": null}})),
         _ => None,
     };
     if let Some(p) = patch.filter(|_| live) {
-        f = f.command(ctx.patch(&p));
+        f = f.patch(p);
     }
     vec![f]
 }

@@ -2,7 +2,7 @@
 //! ends a hung Job (D.4). Under Forbid that stops the CronJob for good (warning); under Allow
 //! hung Jobs pile up and under Replace each slot kills the previous run (info).
 
-use super::common::{policy_name, secs, suggested_active_deadline};
+use super::common::{active_deadline_patch, policy_name, secs, suggested_active_deadline};
 use crate::model::ConcurrencyPolicy;
 use crate::rules::{Context, Finding, Rule, Severity};
 
@@ -79,9 +79,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
                         ""
                     }
                 ))
-                .command(ctx.patch(&format!(
-                    r#"{{"spec":{{"jobTemplate":{{"spec":{{"activeDeadlineSeconds":{value}}}}}}}}}"#
-                )));
+                .patch(active_deadline_patch(value));
         }
         None => {
             f = f.fix(format!(

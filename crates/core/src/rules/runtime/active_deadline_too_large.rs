@@ -2,7 +2,7 @@
 //! interval. Under Forbid a slow or hung run still blocks the next slot before the deadline ends
 //! it; under Allow it overlaps the next run. (Replace deletes the run at the next slot anyway.)
 
-use super::common::{interval, secs, suggested_active_deadline};
+use super::common::{active_deadline_patch, interval, secs, suggested_active_deadline};
 use crate::model::ConcurrencyPolicy;
 use crate::rules::{Context, Finding, Rule, Severity};
 use crate::text::human_duration;
@@ -71,9 +71,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
     if let Some((value, why)) = suggested_active_deadline(ctx).filter(|(v, _)| *v < ads) {
         f = f
             .evidence(format!("suggested {}: {why}", secs(value)))
-            .command(ctx.patch(&format!(
-                r#"{{"spec":{{"jobTemplate":{{"spec":{{"activeDeadlineSeconds":{value}}}}}}}}}"#
-            )));
+            .patch(active_deadline_patch(value));
     }
     vec![f]
 }

@@ -148,7 +148,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
             "Lower backoffLimit to {fit} ({} of back-off, within half the interval) — the next slot is the retry — or bound the Job with activeDeadlineSeconds below the interval",
             human_duration(budget(fit, CAP).1)
         ))
-        .command(ctx.patch(&format!(r#"{{"spec":{{"jobTemplate":{{"spec":{{"backoffLimit":{fit}}}}}}}}}"#))),
+        .patch(serde_json::json!({"spec": {"jobTemplate": {"spec": {"backoffLimit": fit}}}})),
     ]
 }
 

@@ -5,7 +5,7 @@
 use jiff::Timestamp;
 
 use super::common::plural;
-use crate::rules::{Context, Finding, Rule, Severity};
+use crate::rules::{Context, Finding, Phase, Rule, Severity};
 use crate::text::human_duration;
 
 /// Below this, a future time is rounding or ordinary skew between the report's clock and the
@@ -128,12 +128,16 @@ fn check(ctx: &Context) -> Vec<Finding> {
             if field == "status.lastScheduleTime"
                 && let Some(prev) = ctx.replay.last_slots(1).first()
             {
-                f = f.command(format!(
-                    "kubectl patch cronjob {} -n {} --subresource=status --type merge -p '{{\"status\":{{\"lastScheduleTime\":\"{}\"}}}}'",
-                    ctx.name(),
-                    ctx.namespace,
-                    crate::text::rfc3339(*prev)
-                ));
+                f = f.step(
+                    Phase::Cleanup,
+                    format!(
+                        "kubectl patch cronjob {} -n {} --subresource=status --type merge -p '{{\"status\":{{\"lastScheduleTime\":\"{}\"}}}}'",
+                        ctx.name(),
+                        ctx.namespace,
+                        crate::text::rfc3339(*prev)
+                    ),
+                    "reset lastScheduleTime to the latest slot that has passed, so the controller schedules from there",
+                );
             }
             f
         }

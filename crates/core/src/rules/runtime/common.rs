@@ -181,6 +181,11 @@ fn round_minutes(v: i64, up: bool) -> i64 {
     }
 }
 
+/// The merge-patch fragment that sets the job template's activeDeadlineSeconds.
+pub fn active_deadline_patch(seconds: i64) -> serde_json::Value {
+    serde_json::json!({"spec": {"jobTemplate": {"spec": {"activeDeadlineSeconds": seconds}}}})
+}
+
 /// An activeDeadlineSeconds worth suggesting, with the reasoning: 90% of the typical interval
 /// (a hung run ends before the next slot), or 3× the longest successful run when that is
 /// smaller (a hang is caught sooner), but never below 1.5× the longest run.

@@ -110,9 +110,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
         if suggested > sds { format!(" (e.g. to {})", secs(suggested)) } else { String::new() }
     ));
     if suggested > sds {
-        f = f.command(ctx.patch(&format!(
-            r#"{{"spec":{{"startingDeadlineSeconds":{suggested}}}}}"#
-        )));
+        f = f.patch(serde_json::json!({"spec": {"startingDeadlineSeconds": suggested}}));
     }
     vec![f]
 }

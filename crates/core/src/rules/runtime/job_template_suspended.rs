@@ -6,7 +6,7 @@
 use super::common::policy_name;
 use crate::evidence::{JobState, job_state};
 use crate::model::ConcurrencyPolicy;
-use crate::rules::{Context, Finding, Rule, Severity};
+use crate::rules::{Context, Finding, Phase, Rule, Severity};
 
 const KUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
 
@@ -102,21 +102,20 @@ fn check(ctx: &Context) -> Vec<Finding> {
             policy_name(&cj.spec.concurrency_policy)
         ));
     }
-    let mut cmd = ctx.patch(r#"{"spec":{"jobTemplate":{"spec":{"suspend":false}}}}"#);
+    f = f.patch(serde_json::json!({"spec": {"jobTemplate": {"spec": {"suspend": false}}}}));
     if !stuck.is_empty() && !resumed {
-        cmd.push_str(&format!(
-            "\nkubectl delete job {} -n {}",
-            stuck.join(" "),
-            ctx.namespace
-        ));
+        f = f.step(
+            Phase::Cleanup,
+            format!("kubectl delete job {} -n {}", stuck.join(" "), ctx.namespace),
+            "delete the Jobs that were created suspended; under Forbid the latest missed slot then starts at once",
+        );
         f = f.evidence(format!(
             "suspended Jobs in status.active: {}",
             stuck.join(", ")
         ));
     }
     vec![
-        f.fix("Stop creating suspended Jobs, then delete the ones already stuck (under Forbid the latest missed slot then starts at once)")
-            .command(cmd),
+        f.fix("Stop creating suspended Jobs, then delete the ones already stuck (under Forbid the latest missed slot then starts at once)"),
     ]
 }
 

@@ -6,7 +6,7 @@
 use super::common::plural;
 use crate::evidence::{JobState, job_state};
 use crate::model::ConcurrencyPolicy;
-use crate::rules::{Context, Finding, Rule, Severity};
+use crate::rules::{Context, Finding, Phase, Rule, Severity};
 use crate::text::human_duration;
 
 pub static RULE: Rule = Rule {
@@ -124,11 +124,15 @@ fn check(ctx: &Context) -> Vec<Finding> {
         "Delete finished manual Jobs, or set ttlSecondsAfterFinished in the job template (manual Jobs copy it)"
     });
     if !finished.is_empty() && !ttl {
-        f = f.command(format!(
-            "kubectl delete job {} -n {}",
-            finished.join(" "),
-            ctx.namespace
-        ));
+        f = f.step(
+            Phase::Cleanup,
+            format!(
+                "kubectl delete job {} -n {}",
+                finished.join(" "),
+                ctx.namespace
+            ),
+            "delete the finished manual Jobs: the controller never cleans them up",
+        );
     }
     vec![f]
 }

@@ -8,7 +8,7 @@
 use super::common::{plural, show_day};
 use super::scenario::{Scenario, find};
 use crate::replay::Decision;
-use crate::rules::{Context, Finding, Rule, Severity};
+use crate::rules::{Context, Finding, Phase, Rule, Severity};
 use crate::text::human_duration;
 
 pub static RULE: Rule = Rule {
@@ -93,7 +93,11 @@ fn check(ctx: &Context) -> Vec<Finding> {
             f.fix(
                 "Start the skipped run by hand if it matters; the next regular slot runs normally",
             )
-            .command(catchup),
+            .step(
+                Phase::CatchUp,
+                catchup,
+                "start the skipped run by hand if it matters",
+            ),
         ];
     }
     if rep.wrong_slot

@@ -3,7 +3,7 @@
 
 use super::Rule;
 
-mod common;
+pub(super) mod common;
 mod event_reasons;
 mod scenario;
 

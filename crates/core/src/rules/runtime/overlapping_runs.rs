@@ -100,7 +100,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
     let mut f = Finding::new(&RULE, message)
         .field("spec.concurrencyPolicy")
         .fix("Set concurrencyPolicy to Forbid (one run at a time; add activeDeadlineSeconds) or Replace (only the newest run matters)")
-        .command(ctx.patch(r#"{"spec":{"concurrencyPolicy":"Forbid"}}"#));
+        .patch(serde_json::json!({"spec": {"concurrencyPolicy": "Forbid"}}));
     if let (true, Some((d, j))) = (running.len() >= 2, longest) {
         f = f.evidence(format!(
             "Job {} has run {}, longer than the {} interval",

@@ -92,7 +92,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
                 "Raise it to how late a run may still start — {} fits this schedule (half its shortest interval, within 1m–1h) — or remove it so late runs still start",
                 secs(suggested)
             ))
-            .command(ctx.patch(&format!(r#"{{"spec":{{"startingDeadlineSeconds":{suggested}}}}}"#))),
+            .patch(serde_json::json!({"spec": {"startingDeadlineSeconds": suggested}})),
     ]
 }
 

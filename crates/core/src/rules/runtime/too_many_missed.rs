@@ -133,9 +133,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
     vec![
         f.field("spec.startingDeadlineSeconds")
             .fix(fix)
-            .command(ctx.patch(&format!(
-                r#"{{"spec":{{"startingDeadlineSeconds":{suggested}}}}}"#
-            ))),
+            .patch(serde_json::json!({"spec": {"startingDeadlineSeconds": suggested}})),
     ]
 }
 
