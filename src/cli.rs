@@ -73,7 +73,6 @@ pub enum Command {
     /// that makes `kubectl cronjob-doctor <TAB>` complete through kubectl.
     Completion(crate::commands::completion::CompletionArgs),
     /// Print the manual page (roff): `kubectl cronjob-doctor man | man -l -`.
-    #[command(hide = true)]
     Man,
 }
 
