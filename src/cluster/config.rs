@@ -65,42 +65,11 @@ pub fn redact_userinfo(text: &str) -> String {
 }
 
 /// `--request-timeout` as kubectl reads it: `0` (no limit), a number of seconds, or a Go-style
-/// duration made of `h`, `m`, `s`, `ms` parts (`1m30s`).
+/// duration made of `h`, `m`, `s`, `ms` parts (`1m30s`). One grammar with the flag's range
+/// check (`flag_ranges::bounded_duration`), which clap has already applied.
 pub fn parse_timeout(s: &str) -> Result<Option<Duration>, String> {
-    let t = s.trim();
-    let bad = || {
-        format!(
-            "--request-timeout {s:?}: expected 0, a number of seconds, or a duration such as 30s or 1m30s"
-        )
-    };
-    if let Ok(secs) = t.parse::<u64>() {
-        return Ok((secs > 0).then(|| Duration::from_secs(secs)));
-    }
-    let mut total = Duration::ZERO;
-    let mut rest = t;
-    if rest.is_empty() {
-        return Err(bad());
-    }
-    while !rest.is_empty() {
-        let digits = rest
-            .find(|c: char| !c.is_ascii_digit() && c != '.')
-            .ok_or_else(bad)?;
-        let n: f64 = rest[..digits].parse().map_err(|_| bad())?;
-        rest = &rest[digits..];
-        let unit_len = rest
-            .find(|c: char| c.is_ascii_digit())
-            .unwrap_or(rest.len());
-        let unit = match &rest[..unit_len] {
-            "h" => 3600.0,
-            "m" => 60.0,
-            "s" => 1.0,
-            "ms" => 0.001,
-            _ => return Err(bad()),
-        };
-        total += Duration::from_secs_f64(n * unit);
-        rest = &rest[unit_len..];
-    }
-    Ok((!total.is_zero()).then_some(total))
+    crate::flag_ranges::bounded_duration(s, crate::flag_ranges::REQUEST_TIMEOUT_MAX, "24h")
+        .map_err(|e| format!("--request-timeout {s:?}: {e}"))
 }
 
 fn kubeconfig_paths(args: &KubeArgs) -> Option<(Vec<PathBuf>, String)> {
