@@ -406,3 +406,67 @@ pub struct Evidence {
     pub pods: bool,
     pub events: bool,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(line: u32, column: u32) -> Position {
+        Position { line, column }
+    }
+
+    #[test]
+    fn field_positions_read_like_a_map_of_paths() {
+        let mut f = FieldPositions::default();
+        assert!(f.is_empty());
+        f.insert("spec.schedule", pos(3, 13));
+        f.insert("spec", pos(2, 1));
+        // Outside the vocabulary: kept as an owned path.
+        f.insert(
+            "spec.jobTemplate.spec.template.spec.containers.7.image",
+            pos(9, 20),
+        );
+        f.insert("a.custom.path", pos(1, 1));
+        // A second insert replaces, as in a map.
+        f.insert("spec.schedule", pos(4, 13));
+        f.insert("a.custom.path", pos(5, 5));
+        assert_eq!(f.len(), 4);
+        assert_eq!(f.get("spec.schedule"), Some(&pos(4, 13)));
+        assert_eq!(f["spec"], pos(2, 1));
+        assert_eq!(
+            f.get("spec.jobTemplate.spec.template.spec.containers.7.image"),
+            Some(&pos(9, 20))
+        );
+        assert_eq!(f.get("a.custom.path"), Some(&pos(5, 5)));
+        assert_eq!(f.get("spec.timeZone"), None);
+        assert_eq!(f.get("no.such"), None);
+        let paths: Vec<&str> = f.iter().map(|(p, _)| p).collect();
+        assert_eq!(
+            paths,
+            [
+                "a.custom.path",
+                "spec",
+                "spec.jobTemplate.spec.template.spec.containers.7.image",
+                "spec.schedule"
+            ]
+        );
+        // The same contents in another order compare equal.
+        let mut g = FieldPositions::default();
+        g.insert("a.custom.path", pos(5, 5));
+        g.insert(
+            "spec.jobTemplate.spec.template.spec.containers.7.image",
+            pos(9, 20),
+        );
+        g.insert("spec.schedule", pos(4, 13));
+        g.insert("spec", pos(2, 1));
+        assert_eq!(f, g);
+        let origin = Origin {
+            position: pos(1, 1),
+            fields: f,
+            ..Origin::default()
+        };
+        assert_eq!(origin.position_of("spec.schedule.x"), pos(4, 13));
+        assert_eq!(origin.position_of("spec.suspend"), pos(2, 1));
+        assert_eq!(origin.position_of("status"), pos(1, 1));
+    }
+}

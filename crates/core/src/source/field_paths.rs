@@ -115,4 +115,84 @@ mod tests {
             None
         );
     }
+
+    /// Every path recorded for a CronJob and a Job that use every field the loader reads is in
+    /// the vocabulary (kept compact), except what only an unusual manifest has.
+    #[test]
+    fn a_full_cron_job_and_job_record_only_vocabulary_paths() {
+        let yaml = r#"
+apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: a
+  namespace: ops
+  uid: u
+  resourceVersion: "1"
+  creationTimestamp: 2026-01-01T00:00:00Z
+  deletionTimestamp: 2026-01-02T00:00:00Z
+  labels: {a: b}
+  annotations: {c: d}
+  ownerReferences: []
+spec:
+  schedule: "0 3 * * *"
+  timeZone: UTC
+  startingDeadlineSeconds: 100
+  concurrencyPolicy: Forbid
+  suspend: false
+  successfulJobsHistoryLimit: 3
+  failedJobsHistoryLimit: 1
+  jobTemplate:
+    metadata: {labels: {a: b}, annotations: {c: d}}
+    spec:
+      backoffLimit: 1
+      backoffLimitPerIndex: 1
+      activeDeadlineSeconds: 10
+      ttlSecondsAfterFinished: 10
+      parallelism: 1
+      completions: 1
+      suspend: false
+      podFailurePolicy: {rules: []}
+      template:
+        spec:
+          restartPolicy: Never
+          containers:
+          - {name: a, image: a}
+          - {name: b, image: b}
+status:
+  lastScheduleTime: 2026-01-01T00:00:00Z
+  lastSuccessfulTime: 2026-01-01T00:00:00Z
+  active: []
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: j, namespace: ops}
+spec:
+  backoffLimit: 1
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: a, image: a}]
+status:
+  startTime: 2026-01-01T00:00:00Z
+  completionTime: 2026-01-01T00:00:00Z
+  active: 0
+  succeeded: 1
+  failed: 0
+  conditions: []
+"#;
+        let loaded = crate::source::parse_text("a.yaml", yaml);
+        let origins = loaded
+            .cron_jobs
+            .iter()
+            .map(|c| &c.origin)
+            .chain(loaded.jobs.iter().map(|j| &j.origin));
+        let mut seen = 0;
+        for o in origins {
+            for (path, _) in o.as_ref().unwrap().fields.iter() {
+                assert!(id_of(path).is_some(), "add `{path}` to PATHS");
+                seen += 1;
+            }
+        }
+        assert!(seen > 60, "{seen}");
+    }
 }
