@@ -4,12 +4,15 @@
 use doctor::render::{explain, sarif, style::Style};
 use doctor::report::{self, Health, Options, Report};
 
-use super::report_cmd::{DefaultNow, evaluate, not_found, version, width};
+use super::report_cmd::{DefaultNow, evaluate, not_found, prepare, version, width};
 use super::{UsageError, controller_zone, emit, exit, parse_instant, use_color};
 use crate::cli::{ExplainArgs, ReportFormat};
 use crate::cluster::{self, fetch};
 
 pub fn run(a: &ExplainArgs) -> Result<i32, UsageError> {
+    if !a.files.is_empty() && a.output == ReportFormat::Json {
+        return offline_json(a);
+    }
     let mut r = if a.files.is_empty() {
         live(a)?
     } else {
@@ -51,6 +54,35 @@ pub fn run(a: &ExplainArgs) -> Result<i32, UsageError> {
     Ok(if !r.errors.is_empty() {
         exit::TROUBLE
     } else if r.cron_jobs.iter().any(|c| c.health == Health::Error) {
+        exit::FINDINGS
+    } else {
+        exit::OK
+    })
+}
+
+/// `explain -f … -o json`: each CronJob's report is built, written and dropped in turn, so a
+/// big input never has its whole report in memory (issue 9). Same bytes as the whole report.
+fn offline_json(a: &ExplainArgs) -> Result<i32, UsageError> {
+    crate::input::set_max_input_size(a.input.max_input_size);
+    let p = prepare(
+        &a.files,
+        a.name.as_deref(),
+        a.namespace.as_deref(),
+        &a.replay,
+        a.timeline,
+        DefaultNow::WallClock,
+    )?;
+    let opts = p.options();
+    let mut any_error = false;
+    report::stream::write_json_each(
+        &p.header,
+        report::cron_job_reports(&p.snapshot, &opts),
+        |c| any_error |= c.health == Health::Error,
+        std::io::stdout().lock(),
+    );
+    Ok(if !p.header.errors.is_empty() {
+        exit::TROUBLE
+    } else if any_error {
         exit::FINDINGS
     } else {
         exit::OK

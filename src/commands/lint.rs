@@ -1,21 +1,22 @@
 //! `lint -f PATH…`: the CI face of the diagnosis. Exit 0 when nothing reaches --fail-on, 1 when
 //! something does, 2 when input could not be read (the rest is still checked and printed).
+//!
+//! Text and JSON are written one CronJob at a time: each CronJob's report is built, turned
+//! into its lines (or JSON), and dropped, so a big input never has its whole report in memory
+//! (issue 9). SARIF needs the whole report.
 
 use doctor::render::{lint, sarif, style::Style};
+use doctor::report::{self, CronJobReport, stream, visible};
 use doctor::rules::Severity;
 
-use super::report_cmd::{DefaultNow, evaluate};
+use super::report_cmd::{DefaultNow, prepare};
 use super::{UsageError, emit, exit, use_color};
 use crate::cli::{FailOn, LintArgs, ReportFormat};
 
 pub fn run(a: &LintArgs) -> Result<i32, UsageError> {
     crate::input::set_max_input_size(a.input.max_input_size);
-    let mut ev = evaluate(&a.files, None, None, &a.replay, 0, DefaultNow::Dump)?;
-    if a.output == ReportFormat::Text {
-        // Strings from the input, with control characters made visible (issue 9).
-        doctor::report::visible::make_visible(&mut ev.report);
-    }
-    let r = &ev.report;
+    let mut p = prepare(&a.files, None, None, &a.replay, 0, DefaultNow::Dump)?;
+    let input_errors = !p.header.errors.is_empty();
     let threshold = match a.fail_on {
         FailOn::Error => Some(Severity::Error),
         FailOn::Warning => Some(Severity::Warning),
@@ -26,27 +27,52 @@ pub fn run(a: &LintArgs) -> Result<i32, UsageError> {
     let show = threshold
         .unwrap_or(Severity::Warning)
         .min(Severity::Warning);
+    let at_threshold = |cj: &CronJobReport| {
+        threshold.map_or(0, |t| {
+            cj.findings.iter().filter(|f| f.severity >= t).count()
+        })
+    };
+    let mut failing = 0;
     let text = match a.output {
         ReportFormat::Json => {
-            // Streamed: the JSON of a big input is several times its size (issue 9).
-            doctor::report::stream::write_json(r, std::io::stdout().lock());
+            let opts = p.options();
+            stream::write_json_each(
+                &p.header,
+                report::cron_job_reports(&p.snapshot, &opts),
+                |cj| failing += at_threshold(cj),
+                std::io::stdout().lock(),
+            );
             String::new()
         }
-        ReportFormat::Sarif => sarif::render(r, env!("CARGO_PKG_VERSION"), &|f| {
-            std::fs::read_to_string(f).ok()
-        }),
-        ReportFormat::Text => lint::render(
-            r,
-            show,
-            Style {
-                color: use_color(a.replay.color),
-            },
-        ),
+        ReportFormat::Sarif => {
+            let r = p.into_report();
+            failing = r.cron_jobs.iter().map(at_threshold).sum();
+            sarif::render(&r, env!("CARGO_PKG_VERSION"), &|f| {
+                std::fs::read_to_string(f).ok()
+            })
+        }
+        ReportFormat::Text => {
+            // Strings from the input, with control characters made visible (issue 9).
+            visible::make_visible(&mut p.header);
+            let opts = p.options();
+            let mut lines = lint::Lines::new(show);
+            for mut cj in report::cron_job_reports(&p.snapshot, &opts) {
+                visible::cron_job_for_terminal(&mut cj);
+                failing += at_threshold(&cj);
+                lines.add(&cj);
+            }
+            lines.finish(
+                &p.header.errors,
+                Style {
+                    color: use_color(a.replay.color),
+                },
+            )
+        }
     };
     emit(&text);
-    Ok(if !r.errors.is_empty() {
+    Ok(if input_errors {
         exit::TROUBLE
-    } else if threshold.is_some_and(|t| r.count_at_least(t) > 0) {
+    } else if failing > 0 {
         exit::FINDINGS
     } else {
         exit::OK

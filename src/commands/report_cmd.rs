@@ -13,6 +13,40 @@ pub struct Evaluation {
     pub report: Report,
 }
 
+/// The input loaded and the settings to evaluate it with, for a caller that builds the report
+/// one CronJob at a time ([`Prepared::options`] with `report::cron_job_reports`) instead of
+/// whole: `lint` and `explain -f -o json` write each CronJob out and drop it (issue 9).
+pub struct Prepared {
+    pub snapshot: doctor::model::Snapshot,
+    /// The report without its CronJobs (see `report::header`), input errors included.
+    pub header: Report,
+    now: jiff::Timestamp,
+    zone: TimeZone,
+    zone_name: String,
+    version: KubeVersion,
+    timeline: usize,
+}
+
+impl Prepared {
+    pub fn options(&self) -> Options<'_> {
+        Options {
+            now: self.now,
+            controller_zone_name: &self.zone_name,
+            controller_zone: &self.zone,
+            version: self.version,
+            timeline: self.timeline,
+        }
+    }
+
+    /// The whole report: the header with every CronJob's report.
+    pub fn into_report(self) -> Report {
+        let cron_jobs = report::cron_job_reports(&self.snapshot, &self.options()).collect();
+        let mut report = self.header;
+        report.cron_jobs = cron_jobs;
+        report
+    }
+}
+
 /// What "now" is for file input when `--now` is not given (see `doctor::as_of`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DefaultNow {
@@ -72,6 +106,22 @@ pub fn evaluate(
     timeline: usize,
     default_now: DefaultNow,
 ) -> Result<Evaluation, UsageError> {
+    let p = prepare(files, name, namespace, args, timeline, default_now)?;
+    Ok(Evaluation {
+        report: p.into_report(),
+    })
+}
+
+/// Load `files`, keep CronJobs matching `name`/`namespace`, print the input errors, and
+/// return what evaluating them needs.
+pub fn prepare(
+    files: &[String],
+    name: Option<&str>,
+    namespace: Option<&str>,
+    args: &ReplayArgs,
+    timeline: usize,
+    default_now: DefaultNow,
+) -> Result<Prepared, UsageError> {
     let zone: TimeZone = controller_zone(&args.controller_time_zone)?;
     let version = version(args)?;
     if let Some(v) = args.now.as_deref().filter(|v| *v != "dump") {
@@ -83,21 +133,24 @@ pub fn evaluate(
     let mut notes = Vec::new();
     let now = now(args, default_now, &snapshot, &mut notes)?;
     snapshot.notes.extend(notes);
-    let all_names: Vec<String> = snapshot
-        .cron_jobs
-        .iter()
-        .map(|c| c.meta.name.clone())
-        .collect();
+    if let Some(n) = name {
+        let matching = |c: &doctor::model::CronJob| {
+            c.meta.name == n
+                && namespace.is_none_or(|ns| report::index::namespace_of(&c.meta.namespace) == ns)
+        };
+        if !snapshot.cron_jobs.iter().any(matching) && errors.is_empty() {
+            let all_names: Vec<String> = snapshot
+                .cron_jobs
+                .iter()
+                .map(|c| c.meta.name.clone())
+                .collect();
+            return Err(UsageError(not_found(n, namespace, &all_names)));
+        }
+    }
     snapshot.cron_jobs.retain(|c| {
         name.is_none_or(|n| c.meta.name == n)
             && namespace.is_none_or(|ns| report::index::namespace_of(&c.meta.namespace) == ns)
     });
-    if let Some(n) = name
-        && snapshot.cron_jobs.is_empty()
-        && errors.is_empty()
-    {
-        return Err(UsageError(not_found(n, namespace, &all_names)));
-    }
     let errors = errors
         .into_iter()
         .map(|e| InputError {
@@ -114,9 +167,18 @@ pub fn evaluate(
         version,
         timeline,
     };
-    let report = report::build(&snapshot, errors, &opts);
+    let header = report::header(&snapshot, errors, &opts);
+    let p = Prepared {
+        snapshot,
+        header,
+        now,
+        zone,
+        zone_name: args.controller_time_zone.clone(),
+        version,
+        timeline,
+    };
     // Errors go to stderr, whatever the output format (JSON and SARIF carry them too).
-    if !report.errors.is_empty() {
+    if !p.header.errors.is_empty() {
         let color = match args.color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
@@ -126,9 +188,9 @@ pub fn evaluate(
                     && std::io::stderr().is_terminal()
             }
         };
-        eprint!("{}", input_errors::render(&report, Style { color }));
+        eprint!("{}", input_errors::render(&p.header, Style { color }));
     }
-    Ok(Evaluation { report })
+    Ok(p)
 }
 
 /// "no CronJob named X … did you mean Y?" with the closest names by edit distance.

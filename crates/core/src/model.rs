@@ -24,10 +24,94 @@ pub struct Origin {
     pub file: String,
     /// Position of the object's document (or list item) start.
     pub position: Position,
-    pub fields: BTreeMap<String, Position>,
+    pub fields: FieldPositions,
     /// Values the loader accepted for their evident meaning although the API server rejects
     /// their YAML type when it decodes the object (a quoted `"300"` for an integer).
     pub wrong_types: Vec<WrongType>,
+}
+
+/// Positions of fields by dotted path, read like a map (`get`, `iter`, `fields["spec.schedule"]`).
+///
+/// Compact because there is one per loaded object: the paths the loader records come from a
+/// fixed vocabulary (`source::field_paths`) and are stored as a 16-bit index with the
+/// position (12 bytes an entry, against some 90 for a `BTreeMap<String, Position>` entry);
+/// any other path is kept as an owned string. Both lists stay sorted and free of duplicates,
+/// so equal contents compare equal.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FieldPositions {
+    /// (vocabulary index, position), sorted by index (which is path order).
+    known: Vec<(u16, Position)>,
+    /// Paths outside the vocabulary, sorted.
+    other: Vec<(Box<str>, Position)>,
+}
+
+impl FieldPositions {
+    /// Sets the position of `path`, replacing an earlier one (as a map insert does).
+    pub fn insert(&mut self, path: &str, pos: Position) {
+        match crate::source::field_paths::id_of(path) {
+            Some(id) => match self.known.binary_search_by_key(&id, |e| e.0) {
+                Ok(i) => self.known[i].1 = pos,
+                Err(i) => self.known.insert(i, (id, pos)),
+            },
+            None => match self.other.binary_search_by(|e| (*e.0).cmp(path)) {
+                Ok(i) => self.other[i].1 = pos,
+                Err(i) => self.other.insert(i, (path.into(), pos)),
+            },
+        }
+    }
+
+    pub fn get(&self, path: &str) -> Option<&Position> {
+        match crate::source::field_paths::id_of(path) {
+            Some(id) => self
+                .known
+                .binary_search_by_key(&id, |e| e.0)
+                .ok()
+                .map(|i| &self.known[i].1),
+            None => self
+                .other
+                .binary_search_by(|e| (*e.0).cmp(path))
+                .ok()
+                .map(|i| &self.other[i].1),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.known.len() + self.other.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every (path, position), in path order.
+    pub fn iter(&self) -> std::vec::IntoIter<(&str, &Position)> {
+        let mut all: Vec<(&str, &Position)> = self
+            .known
+            .iter()
+            .map(|(id, p)| (crate::source::field_paths::path_of(*id), p))
+            .chain(self.other.iter().map(|(s, p)| (&**s, p)))
+            .collect();
+        all.sort_by(|a, b| a.0.cmp(b.0));
+        all.into_iter()
+    }
+
+    /// Gives back spare capacity (the lists are built by insertion, then only read).
+    pub fn shrink_to_fit(&mut self) {
+        self.known.shrink_to_fit();
+        self.other.shrink_to_fit();
+    }
+}
+
+impl std::ops::Index<&str> for FieldPositions {
+    type Output = Position;
+
+    /// The position of `path`; panics when it was not recorded (as a map's index does).
+    fn index(&self, path: &str) -> &Position {
+        match self.get(path) {
+            Some(p) => p,
+            None => panic!("no position recorded for `{path}`"),
+        }
+    }
 }
 
 /// A field whose value has a type the API server's decoder rejects.
@@ -321,4 +405,68 @@ pub struct Evidence {
     pub jobs: bool,
     pub pods: bool,
     pub events: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(line: u32, column: u32) -> Position {
+        Position { line, column }
+    }
+
+    #[test]
+    fn field_positions_read_like_a_map_of_paths() {
+        let mut f = FieldPositions::default();
+        assert!(f.is_empty());
+        f.insert("spec.schedule", pos(3, 13));
+        f.insert("spec", pos(2, 1));
+        // Outside the vocabulary: kept as an owned path.
+        f.insert(
+            "spec.jobTemplate.spec.template.spec.containers.7.image",
+            pos(9, 20),
+        );
+        f.insert("a.custom.path", pos(1, 1));
+        // A second insert replaces, as in a map.
+        f.insert("spec.schedule", pos(4, 13));
+        f.insert("a.custom.path", pos(5, 5));
+        assert_eq!(f.len(), 4);
+        assert_eq!(f.get("spec.schedule"), Some(&pos(4, 13)));
+        assert_eq!(f["spec"], pos(2, 1));
+        assert_eq!(
+            f.get("spec.jobTemplate.spec.template.spec.containers.7.image"),
+            Some(&pos(9, 20))
+        );
+        assert_eq!(f.get("a.custom.path"), Some(&pos(5, 5)));
+        assert_eq!(f.get("spec.timeZone"), None);
+        assert_eq!(f.get("no.such"), None);
+        let paths: Vec<&str> = f.iter().map(|(p, _)| p).collect();
+        assert_eq!(
+            paths,
+            [
+                "a.custom.path",
+                "spec",
+                "spec.jobTemplate.spec.template.spec.containers.7.image",
+                "spec.schedule"
+            ]
+        );
+        // The same contents in another order compare equal.
+        let mut g = FieldPositions::default();
+        g.insert("a.custom.path", pos(5, 5));
+        g.insert(
+            "spec.jobTemplate.spec.template.spec.containers.7.image",
+            pos(9, 20),
+        );
+        g.insert("spec.schedule", pos(4, 13));
+        g.insert("spec", pos(2, 1));
+        assert_eq!(f, g);
+        let origin = Origin {
+            position: pos(1, 1),
+            fields: f,
+            ..Origin::default()
+        };
+        assert_eq!(origin.position_of("spec.schedule.x"), pos(4, 13));
+        assert_eq!(origin.position_of("spec.suspend"), pos(2, 1));
+        assert_eq!(origin.position_of("status"), pos(1, 1));
+    }
 }

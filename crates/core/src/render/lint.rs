@@ -2,66 +2,98 @@
 //! then a one-line summary. Built for CI logs.
 
 use super::style::Style;
-use crate::report::Report;
+use crate::report::{CronJobReport, InputError, Report};
 use crate::rules::Severity;
 
 /// Lines for findings at or above `show`; the summary counts what was shown.
 pub fn render(report: &Report, show: Severity, st: Style) -> String {
-    let mut rows: Vec<(String, Severity, &str, &str)> = Vec::new();
-    for cj in &report.cron_jobs {
-        for f in cj.findings.iter().filter(|f| f.severity >= show) {
+    let mut lines = Lines::new(show);
+    report.cron_jobs.iter().for_each(|cj| lines.add(cj));
+    lines.finish(&report.errors, st)
+}
+
+/// The lint lines, gathered one CronJob at a time so that a caller can drop each CronJob's
+/// report once it is read (issue 9, memory on big inputs); the columns are aligned at the end.
+pub struct Lines {
+    show: Severity,
+    rows: Vec<(String, Severity, &'static str, String)>,
+    cron_jobs: usize,
+}
+
+impl Lines {
+    pub fn new(show: Severity) -> Self {
+        Lines {
+            show,
+            rows: Vec::new(),
+            cron_jobs: 0,
+        }
+    }
+
+    /// Takes the lines of one CronJob's findings.
+    pub fn add(&mut self, cj: &CronJobReport) {
+        self.cron_jobs += 1;
+        for f in cj.findings.iter().filter(|f| f.severity >= self.show) {
             let place = match (&cj.source, &f.location) {
                 (Some(s), Some(l)) => format!("{}:{}:{}", s.file, l.line, l.column),
                 (Some(s), None) => format!("{}:{}:{}", s.file, s.line, s.column),
                 _ => format!("{}/{}", cj.namespace, cj.name),
             };
-            rows.push((place, f.severity, f.slug, &f.message));
+            self.rows
+                .push((place, f.severity, f.slug, f.message.clone()));
         }
     }
-    let place_w = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
-    let slug_w = rows.iter().map(|r| r.2.len()).max().unwrap_or(0);
-    // Input errors go to stderr (see `super::input_errors`); the summary counts them.
-    let mut out = String::new();
-    for (place, sev, slug, msg) in &rows {
-        let sev_text = format!("{:<7}", sev.as_str());
-        let sev_text = match sev {
-            Severity::Error => st.red(&sev_text),
-            Severity::Warning => st.yellow(&sev_text),
-            Severity::Info => st.dim(&sev_text),
-        };
+
+    /// The text: every line, then the summary (which counts `errors` too).
+    pub fn finish(self, errors: &[InputError], st: Style) -> String {
+        let Lines {
+            show,
+            rows,
+            cron_jobs: n,
+        } = self;
+        let place_w = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
+        let slug_w = rows.iter().map(|r| r.2.len()).max().unwrap_or(0);
+        // Input errors go to stderr (see `super::input_errors`); the summary counts them.
+        let mut out = String::new();
+        for (place, sev, slug, msg) in &rows {
+            let sev_text = format!("{:<7}", sev.as_str());
+            let sev_text = match sev {
+                Severity::Error => st.red(&sev_text),
+                Severity::Warning => st.yellow(&sev_text),
+                Severity::Info => st.dim(&sev_text),
+            };
+            out.push_str(&format!(
+                "{place:<place_w$}  {sev_text}  {slug:<slug_w$}  {msg}\n"
+            ));
+        }
+        let count = |s: Severity| rows.iter().filter(|r| r.1 == s).count();
+        let (e, w, i) = (
+            count(Severity::Error),
+            count(Severity::Warning),
+            count(Severity::Info),
+        );
+        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        let mut parts = vec![plural(e, "error"), plural(w, "warning")];
+        if show <= Severity::Info {
+            parts.push(plural(i, "info"));
+        }
         out.push_str(&format!(
-            "{place:<place_w$}  {sev_text}  {slug:<slug_w$}  {msg}\n"
+            "{} in {} ({}){}\n",
+            plural(rows.len(), "problem"),
+            plural(n, "CronJob"),
+            parts.join(", "),
+            if errors.is_empty() {
+                String::new()
+            } else {
+                // One file with nine bad documents is nine errors in one input, not nine inputs.
+                let files: std::collections::BTreeSet<&str> =
+                    errors.iter().map(|e| e.file.as_str()).collect();
+                format!(
+                    "; {} in {} (see stderr)",
+                    plural(errors.len(), "input error"),
+                    plural(files.len(), "input")
+                )
+            }
         ));
+        out
     }
-    let count = |s: Severity| rows.iter().filter(|r| r.1 == s).count();
-    let (e, w, i) = (
-        count(Severity::Error),
-        count(Severity::Warning),
-        count(Severity::Info),
-    );
-    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    let mut parts = vec![plural(e, "error"), plural(w, "warning")];
-    if show <= Severity::Info {
-        parts.push(plural(i, "info"));
-    }
-    let n = report.cron_jobs.len();
-    out.push_str(&format!(
-        "{} in {} ({}){}\n",
-        plural(rows.len(), "problem"),
-        plural(n, "CronJob"),
-        parts.join(", "),
-        if report.errors.is_empty() {
-            String::new()
-        } else {
-            // One file with nine bad documents is nine errors in one input, not nine inputs.
-            let files: std::collections::BTreeSet<&str> =
-                report.errors.iter().map(|e| e.file.as_str()).collect();
-            format!(
-                "; {} in {} (see stderr)",
-                plural(report.errors.len(), "input error"),
-                plural(files.len(), "input")
-            )
-        }
-    ));
-    out
 }

@@ -348,45 +348,48 @@ pub fn apply_plan(cj: &CronJob, plan: &FixPlan) -> Result<CronJob, String> {
     }
 }
 
-/// Plan every CronJob of `report` (built from `snapshot` in the same order). Each replay sees
-/// only the CronJob's own Jobs, Pods and Events, so a scan stays linear in the snapshot.
-pub(super) fn attach(report: &mut super::Report, snapshot: &Snapshot, opts: &super::Options) {
-    let index = Index::new(snapshot);
-    for (entry, cj) in report.cron_jobs.iter_mut().zip(&snapshot.cron_jobs) {
-        if !entry.findings.iter().any(actionable) {
-            continue;
+/// Plan `entry`, the report of `cj` (read from `snapshot`). The replay sees only the
+/// CronJob's own Jobs, Pods and Events, so a scan stays linear in the snapshot.
+pub(super) fn plan_one(
+    entry: &mut super::CronJobReport,
+    cj: &CronJob,
+    index: &Index,
+    snapshot: &Snapshot,
+    opts: &super::Options,
+) {
+    if !entry.findings.iter().any(actionable) {
+        return;
+    }
+    let recheck = |patched: &CronJob| -> Vec<Finding> {
+        let ns = namespace_of(&cj.meta.namespace);
+        let jobs: Vec<&Job> = index
+            .jobs_of(cj)
+            .into_iter()
+            .chain(index.manual_jobs_of(cj))
+            .collect();
+        let mut pods = Vec::new();
+        for j in &jobs {
+            pods.extend(index.pods_of(ns, &j.meta.name));
         }
-        let recheck = |patched: &CronJob| -> Vec<Finding> {
-            let ns = namespace_of(&cj.meta.namespace);
-            let jobs: Vec<&Job> = index
-                .jobs_of(cj)
-                .into_iter()
-                .chain(index.manual_jobs_of(cj))
-                .collect();
-            let mut pods = Vec::new();
-            for j in &jobs {
-                pods.extend(index.pods_of(ns, &j.meta.name));
-            }
-            let owned = index.jobs_of(cj);
-            let events = index.events_for(cj, &owned, &pods);
-            let one = Snapshot {
-                cron_jobs: vec![patched.clone()],
-                jobs: jobs.into_iter().cloned().collect(),
-                pods: pods.into_iter().cloned().collect(),
-                events: events.into_iter().cloned().collect(),
-                evidence: snapshot.evidence,
-                notes: Vec::new(),
-            };
-            super::build_unplanned(&one, Vec::new(), opts)
-                .cron_jobs
-                .pop()
-                .map(|c| c.findings)
-                .unwrap_or_default()
+        let owned = index.jobs_of(cj);
+        let events = index.events_for(cj, &owned, &pods);
+        let one = Snapshot {
+            cron_jobs: vec![patched.clone()],
+            jobs: jobs.into_iter().cloned().collect(),
+            pods: pods.into_iter().cloned().collect(),
+            events: events.into_iter().cloned().collect(),
+            evidence: snapshot.evidence,
+            notes: Vec::new(),
         };
-        entry.fix = plan(cj, &entry.namespace, &entry.findings, &recheck);
-        if entry.fix.patch.is_some() && cj.origin.is_some() {
-            entry.fix.target = Some(cj.clone());
-        }
+        super::build_unplanned(&one, Vec::new(), opts)
+            .cron_jobs
+            .pop()
+            .map(|c| c.findings)
+            .unwrap_or_default()
+    };
+    entry.fix = plan(cj, &entry.namespace, &entry.findings, &recheck);
+    if entry.fix.patch.is_some() && cj.origin.is_some() {
+        entry.fix.target = Some(cj.clone());
     }
 }
 

@@ -16,7 +16,7 @@ use schedule::{ParseError, Schedule};
 use serde::Serialize;
 
 use crate::cron::{describe, format_schedule};
-use crate::model::{Job, Snapshot};
+use crate::model::{CronJob, Job, Snapshot};
 use crate::replay::{self, Decision, KubeVersion, MissedSchedules, Replay, ReplayInput};
 use crate::rules::{self, Context, Finding, Severity};
 use index::{Index, namespace_of};
@@ -128,153 +128,182 @@ impl Report {
 
 /// Build the report for every CronJob of `snapshot`, each with its verified fix plan.
 pub fn build(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Report {
-    let mut report = build_unplanned(snapshot, errors, opts);
-    fix::attach(&mut report, snapshot, opts);
+    let mut report = header(snapshot, errors, opts);
+    report.cron_jobs = cron_job_reports(snapshot, opts).collect();
     report
 }
 
-/// The report without fix plans (the plan's own replays use this).
-fn build_unplanned(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Report {
-    let index = Index::new(snapshot);
-    let jobs_all: Option<&[Job]> = snapshot.evidence.jobs.then_some(snapshot.jobs.as_slice());
-    let mut cron_jobs = Vec::with_capacity(snapshot.cron_jobs.len());
-    for cj in &snapshot.cron_jobs {
-        let ns = namespace_of(&cj.meta.namespace).to_string();
-        let owned = index.jobs_of(cj);
-        let manual = index.manual_jobs_of(cj);
-        let mut pods = Vec::new();
-        for j in owned.iter().chain(manual.iter()) {
-            pods.extend(index.pods_of(&ns, &j.meta.name));
-        }
-        let events = index.events_for(cj, &owned, &pods);
-        // The controller only ever sees its own namespace; passing all jobs is fine because
-        // replay filters ownership exactly as upstream does.
-        let input = ReplayInput {
-            cron_job: cj,
-            jobs: jobs_all,
-            now: opts.now,
-            controller_zone: opts.controller_zone,
-            version: opts.version,
-        };
-        let rep = replay::replay(&input);
-        // The schedule as the controller parses it: the replay's own when it got that far
-        // (so an unloadable timeZone is never folded into a "bad location" parse error), else
-        // formatSchedule of the raw field for the rules that judge the schedule by itself.
-        let (effective, parsed): (Option<String>, Option<Result<Schedule, ParseError>>) =
-            match rep.effective() {
-                Some(e) => (Some(e.formatted.clone()), Some(Ok(e.schedule.clone()))),
-                None => {
-                    let tz =
-                        cj.spec.time_zone.as_deref().filter(|z| {
-                            !rep.time_zone_ignored && schedule::load_location(z).is_ok()
-                        });
-                    let f = cj.spec.schedule.as_deref().map(|s| format_schedule(s, tz));
-                    let p = f.as_deref().map(schedule::parse_standard);
-                    (f, p)
-                }
-            };
-        let ctx = Context {
-            cron_job: cj,
-            namespace: &ns,
-            now: opts.now,
-            controller_zone_name: opts.controller_zone_name,
-            controller_zone: opts.controller_zone,
-            variant: rep.variant,
-            effective_schedule: effective.as_deref(),
-            schedule: parsed.as_ref(),
-            replay: &rep,
-            jobs: &owned,
-            manual_jobs: &manual,
-            pods: &pods,
-            events: &events,
-            evidence: snapshot.evidence,
-        };
-        let mut findings = rules::check_all(&ctx);
-        // An outage whose cause another finding names is fixed by fixing that cause: say so
-        // instead of the generic "check the controller" advice.
-        let cause = findings
-            .iter()
-            .find(|f| rules::not_running::CAUSES.contains(&f.slug))
-            .map(|f| f.slug);
-        if let (Some(cause), Some(out)) = (
-            cause,
-            findings
-                .iter_mut()
-                .find(|f| f.slug == rules::not_running::RULE.slug),
-        ) {
-            out.remediation = format!("Fix {cause} (above); the runs resume with it.");
-        }
-        if let Some(o) = &cj.origin {
-            for f in &mut findings {
-                f.location = Some(
-                    f.field
-                        .map(|p| o.position_of(p))
-                        .unwrap_or_else(|| o.position.clone()),
-                );
-            }
-        }
-        let zone = ctx.schedule_zone().clone();
-        let zone_name = ctx.schedule_zone_name().to_string();
-        let next = rep.next_schedule_times(5);
-        let timeline = timeline::build(&ctx, opts.timeline);
-        let description = ctx.parsed().map(|s| {
-            let shown =
-                matches!(s.kind, schedule::ScheduleKind::Spec(_)).then_some(zone_name.as_str());
-            describe::describe(
-                &s.kind,
-                shown,
-                s.next(opts.now, opts.controller_zone).is_some(),
-            )
-        });
-        let health = match findings.iter().map(|f| f.severity).max() {
-            Some(Severity::Error) => Health::Error,
-            Some(Severity::Warning) => Health::Warning,
-            _ => Health::Ok,
-        };
-        let (headline, status) = headline(&ctx, &findings, &next, health);
-        cron_jobs.push(CronJobReport {
-            namespace: ns.clone(),
-            name: cj.meta.name.clone(),
-            source: cj.origin.as_ref().map(|o| SourceRef {
-                file: o.file.clone(),
-                line: o.position.line,
-                column: o.position.column,
-            }),
-            schedule: cj.spec.schedule.clone(),
-            time_zone: cj.spec.time_zone.clone(),
-            schedule_zone: zone_name,
-            description,
-            health,
-            headline,
-            status,
-            controller: ControllerSummary {
-                decision: rep.decision,
-                scheduled_time: rep.scheduled_time,
-                job_name: rep.job_name.clone(),
-                events: rep.events.iter().map(|e| e.reason.clone()).collect(),
-                requeue_after_ms: rep.requeue_after_ms,
-                missed_schedules: rep.missed_schedules,
-            },
-            next_schedule_times: next,
-            findings,
-            timeline,
-            suspended: cj.spec.suspend,
-            active_jobs: cj.status.active.iter().map(|a| a.name.clone()).collect(),
-            last_schedule_time: cj.status.last_schedule_time,
-            last_successful_time: cj.status.last_successful_time,
-            replay: rep,
-            fix: fix::FixPlan::default(),
-            zone,
-        });
-    }
+/// The report without its CronJobs (`cron_jobs` is empty): what [`cron_job_reports`] streams
+/// goes in between. [`build`] is `header` plus every CronJob's report.
+pub fn header(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Report {
     Report {
         schema_version: 1,
         now: opts.now,
         kube_version: opts.version.to_string(),
         controller_time_zone: opts.controller_zone_name.to_string(),
-        cron_jobs,
+        cron_jobs: Vec::new(),
         errors,
         notes: snapshot.notes.clone(),
+    }
+}
+
+/// Each CronJob's report with its verified fix plan, in snapshot order, built when asked for.
+/// A caller that writes each one out and drops it holds one CronJob's report at a time
+/// instead of all of them: for a big input the whole report is several times the input's size
+/// (issue 9, memory on big inputs).
+pub fn cron_job_reports<'s>(
+    snapshot: &'s Snapshot,
+    opts: &'s Options<'s>,
+) -> impl ExactSizeIterator<Item = CronJobReport> + 's {
+    let index = Index::new(snapshot);
+    snapshot.cron_jobs.iter().map(move |cj| {
+        let mut entry = build_one(cj, &index, snapshot, opts);
+        fix::plan_one(&mut entry, cj, &index, snapshot, opts);
+        entry
+    })
+}
+
+/// The report without fix plans (the plan's own replays use this).
+fn build_unplanned(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Report {
+    let index = Index::new(snapshot);
+    let mut report = header(snapshot, errors, opts);
+    report.cron_jobs = snapshot
+        .cron_jobs
+        .iter()
+        .map(|cj| build_one(cj, &index, snapshot, opts))
+        .collect();
+    report
+}
+
+/// One CronJob's report, without its fix plan.
+fn build_one(cj: &CronJob, index: &Index, snapshot: &Snapshot, opts: &Options) -> CronJobReport {
+    let jobs_all: Option<&[Job]> = snapshot.evidence.jobs.then_some(snapshot.jobs.as_slice());
+    let ns = namespace_of(&cj.meta.namespace).to_string();
+    let owned = index.jobs_of(cj);
+    let manual = index.manual_jobs_of(cj);
+    let mut pods = Vec::new();
+    for j in owned.iter().chain(manual.iter()) {
+        pods.extend(index.pods_of(&ns, &j.meta.name));
+    }
+    let events = index.events_for(cj, &owned, &pods);
+    // The controller only ever sees its own namespace; passing all jobs is fine because
+    // replay filters ownership exactly as upstream does.
+    let input = ReplayInput {
+        cron_job: cj,
+        jobs: jobs_all,
+        now: opts.now,
+        controller_zone: opts.controller_zone,
+        version: opts.version,
+    };
+    let rep = replay::replay(&input);
+    // The schedule as the controller parses it: the replay's own when it got that far
+    // (so an unloadable timeZone is never folded into a "bad location" parse error), else
+    // formatSchedule of the raw field for the rules that judge the schedule by itself.
+    let (effective, parsed): (Option<String>, Option<Result<Schedule, ParseError>>) =
+        match rep.effective() {
+            Some(e) => (Some(e.formatted.clone()), Some(Ok(e.schedule.clone()))),
+            None => {
+                let tz = cj
+                    .spec
+                    .time_zone
+                    .as_deref()
+                    .filter(|z| !rep.time_zone_ignored && schedule::load_location(z).is_ok());
+                let f = cj.spec.schedule.as_deref().map(|s| format_schedule(s, tz));
+                let p = f.as_deref().map(schedule::parse_standard);
+                (f, p)
+            }
+        };
+    let ctx = Context {
+        cron_job: cj,
+        namespace: &ns,
+        now: opts.now,
+        controller_zone_name: opts.controller_zone_name,
+        controller_zone: opts.controller_zone,
+        variant: rep.variant,
+        effective_schedule: effective.as_deref(),
+        schedule: parsed.as_ref(),
+        replay: &rep,
+        jobs: &owned,
+        manual_jobs: &manual,
+        pods: &pods,
+        events: &events,
+        evidence: snapshot.evidence,
+    };
+    let mut findings = rules::check_all(&ctx);
+    // An outage whose cause another finding names is fixed by fixing that cause: say so
+    // instead of the generic "check the controller" advice.
+    let cause = findings
+        .iter()
+        .find(|f| rules::not_running::CAUSES.contains(&f.slug))
+        .map(|f| f.slug);
+    if let (Some(cause), Some(out)) = (
+        cause,
+        findings
+            .iter_mut()
+            .find(|f| f.slug == rules::not_running::RULE.slug),
+    ) {
+        out.remediation = format!("Fix {cause} (above); the runs resume with it.");
+    }
+    if let Some(o) = &cj.origin {
+        for f in &mut findings {
+            f.location = Some(
+                f.field
+                    .map(|p| o.position_of(p))
+                    .unwrap_or_else(|| o.position.clone()),
+            );
+        }
+    }
+    let zone = ctx.schedule_zone().clone();
+    let zone_name = ctx.schedule_zone_name().to_string();
+    let next = rep.next_schedule_times(5);
+    let timeline = timeline::build(&ctx, opts.timeline);
+    let description = ctx.parsed().map(|s| {
+        let shown = matches!(s.kind, schedule::ScheduleKind::Spec(_)).then_some(zone_name.as_str());
+        describe::describe(
+            &s.kind,
+            shown,
+            s.next(opts.now, opts.controller_zone).is_some(),
+        )
+    });
+    let health = match findings.iter().map(|f| f.severity).max() {
+        Some(Severity::Error) => Health::Error,
+        Some(Severity::Warning) => Health::Warning,
+        _ => Health::Ok,
+    };
+    let (headline, status) = headline(&ctx, &findings, &next, health);
+    CronJobReport {
+        namespace: ns.clone(),
+        name: cj.meta.name.clone(),
+        source: cj.origin.as_ref().map(|o| SourceRef {
+            file: o.file.clone(),
+            line: o.position.line,
+            column: o.position.column,
+        }),
+        schedule: cj.spec.schedule.clone(),
+        time_zone: cj.spec.time_zone.clone(),
+        schedule_zone: zone_name,
+        description,
+        health,
+        headline,
+        status,
+        controller: ControllerSummary {
+            decision: rep.decision,
+            scheduled_time: rep.scheduled_time,
+            job_name: rep.job_name.clone(),
+            events: rep.events.iter().map(|e| e.reason.clone()).collect(),
+            requeue_after_ms: rep.requeue_after_ms,
+            missed_schedules: rep.missed_schedules,
+        },
+        next_schedule_times: next,
+        findings,
+        timeline,
+        suspended: cj.spec.suspend,
+        active_jobs: cj.status.active.iter().map(|a| a.name.clone()).collect(),
+        last_schedule_time: cj.status.last_schedule_time,
+        last_successful_time: cj.status.last_successful_time,
+        replay: rep,
+        fix: fix::FixPlan::default(),
+        zone,
     }
 }
 

@@ -7,8 +7,9 @@ use jiff::Timestamp;
 
 use crate::model::{
     ConcurrencyPolicy, Condition, Container, ContainerState, ContainerStatus, CronJob, CronJobSpec,
-    CronJobStatus, Event, FieldManagerEntry, InvolvedObject, Job, JobSpec, JobStatus, JobTemplate,
-    ObjectMeta, ObjectReference, Origin, OwnerReference, Pod, Position, WrongType,
+    CronJobStatus, Event, FieldManagerEntry, FieldPositions, InvolvedObject, Job, JobSpec,
+    JobStatus, JobTemplate, ObjectMeta, ObjectReference, Origin, OwnerReference, Pod, Position,
+    WrongType,
 };
 
 use super::scalar::{Plain, resolve_plain, yaml11_bool};
@@ -129,7 +130,7 @@ fn read_object(
     let mut r = Reader {
         file,
         out,
-        fields: BTreeMap::new(),
+        fields: FieldPositions::default(),
         record: true,
         wrong_types: Vec::new(),
     };
@@ -191,7 +192,7 @@ fn read_object(
 struct Reader<'o, 'f> {
     file: &'f str,
     out: &'o mut Loaded,
-    fields: BTreeMap<String, Position>,
+    fields: FieldPositions,
     record: bool,
     /// Values of a type the API server rejects, for the object being read (see `Origin`).
     wrong_types: Vec<WrongType>,
@@ -299,7 +300,7 @@ impl<'d, 'a> Reader<'_, '_> {
     fn at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<N<'d, 'a>> {
         let (k, v) = parent?.get(key)?;
         if self.record {
-            self.fields.insert(path.to_string(), field_position(k, v));
+            self.fields.insert(path, field_position(k, v));
         }
         (!v.is_null()).then_some(v)
     }
@@ -584,7 +585,11 @@ impl<'d, 'a> Reader<'_, '_> {
         Origin {
             file: self.file.to_string(),
             position: node.pos(),
-            fields: std::mem::take(&mut self.fields),
+            fields: {
+                let mut f = std::mem::take(&mut self.fields);
+                f.shrink_to_fit();
+                f
+            },
             wrong_types: std::mem::take(&mut self.wrong_types),
         }
     }
@@ -800,7 +805,7 @@ impl<'d, 'a> Reader<'_, '_> {
             for (i, c) in cs.items().enumerate() {
                 let ipath = format!("{cpath}.{i}");
                 if self.record {
-                    self.fields.insert(ipath.clone(), c.pos());
+                    self.fields.insert(&ipath, c.pos());
                 }
                 if !c.is_map() {
                     if !c.is_null() {
