@@ -13,6 +13,9 @@ pub fn run(a: &ExplainArgs) -> Result<i32, UsageError> {
     if !a.files.is_empty() && a.output == ReportFormat::Json {
         return offline_json(a);
     }
+    if !a.files.is_empty() && a.output == ReportFormat::Text {
+        return offline_text(a);
+    }
     let mut r = if a.files.is_empty() {
         live(a)?
     } else {
@@ -80,6 +83,55 @@ fn offline_json(a: &ExplainArgs) -> Result<i32, UsageError> {
         |c| any_error |= c.health == Health::Error,
         std::io::stdout().lock(),
     );
+    Ok(if !p.header.errors.is_empty() {
+        exit::TROUBLE
+    } else if any_error {
+        exit::FINDINGS
+    } else {
+        exit::OK
+    })
+}
+
+/// `explain -f …` as text: like [`offline_json`], each CronJob's report is built, made
+/// terminal-safe, written and dropped in turn (issue 9). Same text as the whole report.
+fn offline_text(a: &ExplainArgs) -> Result<i32, UsageError> {
+    use std::io::Write;
+    crate::input::set_max_input_size(a.input.max_input_size);
+    let mut p = prepare(
+        &a.files,
+        a.name.as_deref(),
+        a.namespace.as_deref(),
+        &a.replay,
+        a.timeline,
+        DefaultNow::WallClock,
+    )?;
+    let o = explain::TextOptions {
+        style: Style {
+            color: use_color(a.replay.color),
+        },
+        width: width(),
+    };
+    // Strings from the input, with control characters made visible (issue 9).
+    doctor::report::visible::make_visible(&mut p.header);
+    let mut out = std::io::stdout().lock();
+    // A reader that went away (`| head`) ends the output, not the program.
+    let mut write = |text: &str| {
+        let _ = out.write_all(text.as_bytes());
+    };
+    write(&explain::header(&p.header, o));
+    let opts = p.options();
+    let mut count = 0;
+    let mut any_error = false;
+    for mut cj in report::cron_job_reports(&p.snapshot, &opts) {
+        any_error |= cj.health == Health::Error;
+        doctor::report::visible::cron_job_for_terminal(&mut cj);
+        write(&explain::cron_job(&p.header, &cj, count, o));
+        count += 1;
+    }
+    if count == 0 {
+        write(explain::NONE_FOUND);
+    }
+    let _ = out.flush();
     Ok(if !p.header.errors.is_empty() {
         exit::TROUBLE
     } else if any_error {

@@ -21,6 +21,22 @@ pub struct TextOptions {
 /// The report for stdout. Input errors are not in it: they go to stderr (see
 /// [`super::input_errors`]), where errors belong.
 pub fn render(report: &Report, o: TextOptions) -> String {
+    let mut out = header(report, o);
+    if report.cron_jobs.is_empty() {
+        out.push_str(NONE_FOUND);
+    }
+    for (i, cj) in report.cron_jobs.iter().enumerate() {
+        out.push_str(&cron_job(report, cj, i, o));
+    }
+    out
+}
+
+/// What [`render`] prints when the input holds no CronJob.
+pub const NONE_FOUND: &str = "No CronJob found in the input.\n";
+
+/// The notes that open the output. With [`cron_job`] (and [`NONE_FOUND`] when there is no
+/// CronJob) a caller writes the same text one CronJob at a time, without the whole report.
+pub fn header(report: &Report, o: TextOptions) -> String {
     let mut out = String::new();
     for n in &report.notes {
         out.push_str(&format!("{} {n}\n", o.style.dim("note:")));
@@ -28,16 +44,18 @@ pub fn render(report: &Report, o: TextOptions) -> String {
     if !report.notes.is_empty() {
         out.push('\n');
     }
-    if report.cron_jobs.is_empty() {
-        out.push_str("No CronJob found in the input.\n");
+    out
+}
+
+/// The `index`-th CronJob's section (with the separator before every one but the first);
+/// `report` gives the instant and release it was evaluated at.
+pub fn cron_job(report: &Report, cj: &CronJobReport, index: usize, o: TextOptions) -> String {
+    let mut out = String::new();
+    if index > 0 {
+        out.push_str(&o.style.dim(&"─".repeat(o.width.min(100))));
+        out.push_str("\n\n");
     }
-    for (i, cj) in report.cron_jobs.iter().enumerate() {
-        if i > 0 {
-            out.push_str(&o.style.dim(&"─".repeat(o.width.min(100))));
-            out.push_str("\n\n");
-        }
-        render_one(&mut out, report, cj, o);
-    }
+    render_one(&mut out, report, cj, o);
     out
 }
 
