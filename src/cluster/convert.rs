@@ -34,8 +34,8 @@ fn meta<L: KeyFilter, A: KeyFilter, M: KeyFilter>(m: wire::Meta<L, A, M>) -> Obj
         resource_version: m.resource_version,
         creation_timestamp: m.creation_timestamp,
         deletion_timestamp: m.deletion_timestamp,
-        labels: m.labels.map,
-        annotations: m.annotations.map,
+        labels: m.labels.map.into(),
+        annotations: m.annotations.map.into(),
         owner_references: m
             .owner_references
             .into_iter()
@@ -115,8 +115,8 @@ pub fn cron_job(w: wire::CronJob) -> CronJob {
             successful_jobs_history_limit: s.successful_jobs_history_limit,
             failed_jobs_history_limit: s.failed_jobs_history_limit,
             job_template: JobTemplate {
-                labels: jt.metadata.labels.map,
-                annotations: jt.metadata.annotations.map,
+                labels: jt.metadata.labels.map.into(),
+                annotations: jt.metadata.annotations.map.into(),
                 spec,
                 has_pod_template,
             },

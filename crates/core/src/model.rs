@@ -5,8 +5,6 @@
 //! lets the linter accept sloppy manifests (a quoted `"Forbid"`, `suspend: False`) instead of
 //! rejecting them on a strict schema.
 
-use std::collections::BTreeMap;
-
 use jiff::Timestamp;
 
 /// Where something was read from: 1-based line and column, like compilers print.
@@ -161,8 +159,8 @@ pub struct ObjectMeta {
     pub resource_version: String,
     pub creation_timestamp: Option<Timestamp>,
     pub deletion_timestamp: Option<Timestamp>,
-    pub labels: BTreeMap<String, String>,
-    pub annotations: BTreeMap<String, String>,
+    pub labels: StringMap,
+    pub annotations: StringMap,
     pub owner_references: Vec<OwnerReference>,
     /// `managedFields` entries that set `f:spec/f:suspend`: (manager, operation, time).
     pub suspend_managers: Vec<FieldManagerEntry>,
@@ -216,8 +214,8 @@ pub struct Container {
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct JobTemplate {
-    pub labels: BTreeMap<String, String>,
-    pub annotations: BTreeMap<String, String>,
+    pub labels: StringMap,
+    pub annotations: StringMap,
     pub spec: JobSpec,
     /// False when `spec.jobTemplate.spec.template` is missing (a wrongly nested manifest).
     pub has_pod_template: bool,
@@ -468,5 +466,124 @@ mod tests {
         assert_eq!(origin.position_of("spec.schedule.x"), pos(4, 13));
         assert_eq!(origin.position_of("spec.suspend"), pos(2, 1));
         assert_eq!(origin.position_of("status"), pos(1, 1));
+    }
+}
+
+/// Labels or annotations: a short list kept sorted by key. An object carries a handful of
+/// each, and a `BTreeMap` allocates a node of eleven slots for its first entry — at hundreds
+/// of thousands of objects that was the largest part of the loaded model (issue 9). Reads
+/// like the map it replaces: `get`, `contains_key`, `iter` in key order, `map["key"]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StringMap(Vec<(String, String)>);
+
+impl StringMap {
+    pub fn new() -> Self {
+        StringMap(Vec::new())
+    }
+    fn find(&self, key: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| k.as_str().cmp(key))
+    }
+    pub fn get(&self, key: &str) -> Option<&String> {
+        self.find(key).ok().map(|i| &self.0[i].1)
+    }
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.find(key).is_ok()
+    }
+    /// Sets `key`, returning the value it replaced.
+    pub fn insert(&mut self, key: String, value: String) -> Option<String> {
+        match self.find(&key) {
+            Ok(i) => Some(std::mem::replace(&mut self.0[i].1, value)),
+            Err(i) => {
+                self.0.insert(i, (key, value));
+                None
+            }
+        }
+    }
+    pub fn remove(&mut self, key: &str) -> Option<String> {
+        self.find(key).ok().map(|i| self.0.remove(i).1)
+    }
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// Entries in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &String)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(k, _)| k)
+    }
+    pub fn values(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(_, v)| v)
+    }
+    pub fn shrink_to_fit(&mut self) {
+        self.0.shrink_to_fit();
+    }
+}
+
+impl std::ops::Index<&str> for StringMap {
+    type Output = String;
+    fn index(&self, key: &str) -> &String {
+        self.get(key)
+            .unwrap_or_else(|| panic!("no entry {key:?} in the map"))
+    }
+}
+
+impl FromIterator<(String, String)> for StringMap {
+    fn from_iter<I: IntoIterator<Item = (String, String)>>(iter: I) -> Self {
+        let mut m = StringMap::new();
+        m.extend(iter);
+        m
+    }
+}
+
+impl Extend<(String, String)> for StringMap {
+    fn extend<I: IntoIterator<Item = (String, String)>>(&mut self, iter: I) {
+        for (k, v) in iter {
+            self.insert(k, v);
+        }
+    }
+}
+
+impl From<std::collections::BTreeMap<String, String>> for StringMap {
+    fn from(m: std::collections::BTreeMap<String, String>) -> Self {
+        // Already sorted and unique.
+        StringMap(m.into_iter().collect())
+    }
+}
+
+impl<'a> IntoIterator for &'a StringMap {
+    type Item = (&'a String, &'a String);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, (String, String)>,
+        fn(&'a (String, String)) -> (&'a String, &'a String),
+    >;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+}
+
+#[cfg(test)]
+mod string_map_tests {
+    use super::StringMap;
+
+    #[test]
+    fn reads_like_a_sorted_map() {
+        let mut m: StringMap = [("b", "2"), ("a", "1")]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        assert_eq!(m.keys().collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(m.insert("a".into(), "9".into()), Some("1".into()));
+        assert_eq!(m["a"], "9");
+        assert!(m.contains_key("b") && !m.contains_key("c"));
+        assert_eq!(m.remove("b"), Some("2".into()));
+        assert_eq!(m.len(), 1);
+        assert_eq!(m.get("zz"), None);
     }
 }

@@ -1,15 +1,13 @@
 //! From a parsed YAML document to model objects: dispatch on `kind` (Lists included), typed
 //! field reads with the leniency documented in `source`, and field positions.
 
-use std::collections::BTreeMap;
-
 use jiff::Timestamp;
 
 use crate::model::{
     ConcurrencyPolicy, Condition, Container, ContainerState, ContainerStatus, CronJob, CronJobSpec,
     CronJobStatus, Event, FieldManagerEntry, FieldPositions, InvolvedObject, Job, JobSpec,
     JobStatus, JobTemplate, ObjectMeta, ObjectReference, Origin, OwnerReference, Pod, Position,
-    WrongType,
+    StringMap, WrongType,
 };
 
 use super::scalar::{Plain, resolve_plain, yaml11_bool};
@@ -524,13 +522,8 @@ impl<'d, 'a> Reader<'_, '_> {
         }
     }
 
-    fn string_map(
-        &mut self,
-        parent: Option<N<'d, 'a>>,
-        key: &str,
-        path: &str,
-    ) -> BTreeMap<String, String> {
-        let mut map = BTreeMap::new();
+    fn string_map(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> StringMap {
+        let mut map = StringMap::new();
         let Some(m) = self.map_at(parent, key, path) else {
             return map;
         };
@@ -546,6 +539,7 @@ impl<'d, 'a> Reader<'_, '_> {
             };
             map.insert(name.to_string(), value);
         }
+        map.shrink_to_fit();
         map
     }
 
