@@ -46,7 +46,7 @@ pub struct UnsuspendPlan {
 pub fn our_annotations(cj: &CronJob) -> Vec<&'static str> {
     [SUSPENDED_BY, SUSPENDED_AT, SUSPEND_REASON]
         .into_iter()
-        .filter(|k| cj.meta.annotations.contains_key(*k))
+        .filter(|k| cj.meta.annotations.contains_key(k))
         .collect()
 }
 
