@@ -69,7 +69,9 @@ scan() {
 export KUBECONFIG="$WORK/kubeconfig"
 ROWS=""
 EVERY=""
+LOAD=""
 for LAT in $LATENCIES; do
+  LOAD="$LOAD $LAT: $(cut -d' ' -f1-3 /proc/loadavg);"
   start_server "$LAT"
   # Warm-up: the server's first answers touch cold memory.
   "$PAGER" >"$WORK/pager.json"
@@ -86,7 +88,7 @@ for LAT in $LATENCIES; do
   done
   REQUESTS="$(json_field requests <"$WORK/pager.json")"
   BYTES="$(json_field bytes <"$WORK/pager.json")"
-  CJS="$(grep -o '"schedule":' "$WORK/scan.json" | wc -l)"
+  CJS="$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["cronJobs"]))' "$WORK/scan.json" 2>/dev/null || echo '?')"
   stop_server
   RAW="$(median <"$WORK/raw.txt")"
   WALL="$(median <"$WORK/wall.txt")"
@@ -102,8 +104,8 @@ CPU="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 MEM="$(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
 COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 DIRTY="$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
-RUNS_TEXT="one run of each"
-[ "$RUNS" -gt 1 ] && RUNS_TEXT="median of $RUNS runs of each"
+RUNS_TEXT="One run of each"
+[ "$RUNS" -gt 1 ] && RUNS_TEXT="Median of $RUNS runs of each"
 
 SECTION="$WORK/section.md"
 cat >"$SECTION" <<EOF
@@ -127,7 +129,9 @@ Targets (issue 11): with 20 ms ≤ 0.35 × raw; without latency ≤ 3 × raw and
 < 150 MB. Nothing in the scan has been optimised against these figures yet.
 
 Machine: $(nproc) CPUs ($CPU), $MEM memory, $(uname -sr). The fake server shares the CPUs with
-the client, as it would not in a real cluster; the raw baseline pays the same price.
+the client, as it would not in a real cluster; the raw baseline pays the same price. Load
+average (1, 5, 15 min) before each block:$LOAD other work on the machine inflates wall and CPU
+time alike, so compare runs made on an idle machine.
 
 How it stays within budget: the five LISTs are read page by page into slim structs and cut into
 one snapshot per namespace as soon as every list has moved past it (LIST results come in
