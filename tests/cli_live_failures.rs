@@ -137,6 +137,7 @@ fn an_unreachable_server_gets_one_paragraph_saying_what_was_tried() {
         server: &format!("http://127.0.0.1:{port}"),
         namespace: None,
         token: "t",
+        ca_pem: None,
     };
     fake_apiserver::write_kubeconfig_file(&kc, &[ctx], "prod").unwrap();
     let mut c = doctor();
@@ -422,6 +423,7 @@ fn credentials_in_the_server_url_are_never_printed() {
         server: &server,
         namespace: None,
         token: "TOKEN-SECRET",
+        ca_pem: None,
     };
     fake_apiserver::write_kubeconfig_file(&kc, &[ctx], "prod").unwrap();
     for args in [

@@ -6,13 +6,17 @@ mod cli_live_common;
 use cli_live_common::*;
 use serde_json::{Value, json};
 
-fn all_examples() -> Live {
+fn example_paths() -> Vec<std::path::PathBuf> {
     let mut paths: Vec<_> = std::fs::read_dir(root().join("examples"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
     paths.sort();
-    Live::files(&paths, None)
+    paths
+}
+
+fn all_examples() -> Live {
+    Live::files(&example_paths(), None)
 }
 
 fn scan(live: &Live, args: &[&str]) -> Out {
@@ -192,6 +196,52 @@ fn scan_json_is_the_report_contract() {
         c
     });
     assert_eq!(backup["headline"], e["cronJobs"][0]["headline"]);
+}
+
+/// HTTPS end to end: the plugin trusts the server through the kubeconfig's
+/// certificate-authority-data alone, reads the same lists, and reports what it reports over
+/// plain HTTP. Without that CA the same server is refused (the certificate really is checked).
+#[test]
+fn scan_over_tls_trusts_the_kubeconfigs_ca() {
+    let tls = Live::with_tls(load_files(&example_paths()), None);
+    assert!(tls.server.url().starts_with("https://"));
+    let kubeconfig = std::fs::read_to_string(&tls.kubeconfig).unwrap();
+    assert!(kubeconfig.contains("certificate-authority-data:"));
+    let scan_json = |live: &Live| {
+        json({
+            let mut c = live.cmd();
+            c.args(["scan", "-A"]);
+            c
+        })
+    };
+    let (over_tls, out) = scan_json(&tls);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let (over_http, _) = scan_json(&all_examples());
+    assert_eq!(over_tls["cronJobs"].as_array().unwrap().len(), 14);
+    assert_eq!(over_tls, over_http);
+    assert!(
+        tls.lines()
+            .contains(&"GET /apis/batch/v1/jobs?limit=500".to_string()),
+        "{:?}",
+        tls.lines()
+    );
+
+    let untrusted = tls.dir.join("no-ca");
+    std::fs::write(
+        &untrusted,
+        kubeconfig
+            .lines()
+            .filter(|l| !l.contains("certificate-authority-data"))
+            .map(|l| format!("{l}\n"))
+            .collect::<String>(),
+    )
+    .unwrap();
+    tls.server.clear_requests();
+    let mut c = doctor();
+    c.env("KUBECONFIG", &untrusted).args(["scan", "-A"]);
+    let out = run(c);
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    assert!(tls.lines().is_empty(), "no request got through");
 }
 
 #[test]

@@ -44,15 +44,34 @@ fn scratch(tag: &str) -> PathBuf {
     d
 }
 
+/// Every object in the fixture files `paths`.
+pub fn load_files(paths: &[PathBuf]) -> Vec<Value> {
+    paths
+        .iter()
+        .flat_map(|p| load_fixture_file(p).expect("fixture loads"))
+        .collect()
+}
+
 impl Live {
     /// A server holding `objects`, its clock frozen at [`NOW`], default namespace `ns`.
     pub fn with(objects: Vec<Value>, ns: Option<&str>) -> Live {
+        Self::start(objects, ns, false)
+    }
+
+    /// As [`Live::with`], served over HTTPS; the kubeconfig carries the server's CA.
+    pub fn with_tls(objects: Vec<Value>, ns: Option<&str>) -> Live {
+        Self::start(objects, ns, true)
+    }
+
+    fn start(objects: Vec<Value>, ns: Option<&str>, tls: bool) -> Live {
         let now = NOW.parse().unwrap();
-        let server = FakeApiServer::builder()
+        let mut builder = FakeApiServer::builder()
             .clock(Clock::Fixed(now))
-            .objects(objects)
-            .start_blocking()
-            .expect("fake-apiserver starts");
+            .objects(objects);
+        if tls {
+            builder = builder.tls();
+        }
+        let server = builder.start_blocking().expect("fake-apiserver starts");
         let dir = scratch("kc");
         let kubeconfig = server.write_kubeconfig(&dir, ns);
         Live {
@@ -63,11 +82,7 @@ impl Live {
     }
 
     pub fn files(paths: &[PathBuf], ns: Option<&str>) -> Live {
-        let objects = paths
-            .iter()
-            .flat_map(|p| load_fixture_file(p).expect("fixture loads"))
-            .collect();
-        Self::with(objects, ns)
+        Self::with(load_files(paths), ns)
     }
 
     pub fn yaml(text: &str, ns: Option<&str>) -> Live {

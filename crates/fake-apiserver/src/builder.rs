@@ -1,14 +1,20 @@
 //! Starting a server: the `Builder` (options that must be set before objects load) and the
 //! accept loop. The loop is hand-written (hyper's HTTP/1 connection driver around the axum
-//! router) for one reason: a fault must be able to close a single TCP connection without
-//! answering, which `axum::serve` cannot do.
+//! router) because a fault must be able to close a single TCP connection without answering,
+//! which `axum::serve` cannot do, and because connections may be TLS.
+//!
+//! Sending is shaped like Go's net/http, so a benchmark measures the client and not this
+//! server: TCP_NODELAY on every connection, and each response (headers and body, always one
+//! in-memory buffer) handed to the transport in one write.
 
 use crate::access::AccessRule;
 use crate::clock::Clock;
+use crate::conn::CountWrites;
 use crate::handler::{ConnKill, handle};
 use crate::server::FakeApiServer;
 use crate::state::{Config, Shared, lock};
 use crate::store::Store;
+use crate::tls::{self, Tls};
 use axum::{Extension, Router};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
@@ -16,6 +22,7 @@ use serde_json::Value;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 use tokio::sync::{Notify, watch};
 use tokio::task::JoinSet;
@@ -26,6 +33,7 @@ type Objects = Box<dyn Iterator<Item = Value> + Send>;
 pub struct Builder {
     cfg: Config,
     port: u16,
+    tls: bool,
     sources: Vec<Objects>,
 }
 
@@ -43,6 +51,7 @@ impl Builder {
         Builder {
             cfg,
             port: 0,
+            tls: false,
             sources: Vec::new(),
         }
     }
@@ -71,6 +80,18 @@ impl Builder {
         self.cfg.page_cap = Some(n.max(1));
         self
     }
+    /// Wait this long before answering each request (default none), as a remote API server
+    /// would cost a round trip; [`FakeApiServer::set_latency`] changes it while running.
+    pub fn latency(mut self, latency: Duration) -> Self {
+        self.cfg.latency = latency;
+        self
+    }
+    /// Serve HTTPS with a CA made at startup (default: plain HTTP). The kubeconfigs the
+    /// server writes carry the CA, so clients verify the server certificate.
+    pub fn tls(mut self) -> Self {
+        self.tls = true;
+        self
+    }
     /// Listen on this loopback port instead of an ephemeral one.
     pub fn port(mut self, port: u16) -> Self {
         self.port = port;
@@ -87,6 +108,14 @@ impl Builder {
         self
     }
 
+    fn make_tls(&self) -> Result<Option<Tls>, String> {
+        if self.tls {
+            tls::generate().map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
     fn into_shared(self) -> Result<Arc<Shared>, String> {
         let now = self.cfg.clock.now();
         let mut store = Store::new(now);
@@ -99,6 +128,7 @@ impl Builder {
     /// Starts on the current tokio runtime.
     pub async fn start(self) -> Result<FakeApiServer, String> {
         let port = self.port;
+        let tls = self.make_tls()?;
         let shared = self.into_shared()?;
         let listener = TcpListener::bind(("127.0.0.1", port))
             .await
@@ -106,10 +136,12 @@ impl Builder {
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         lock(&shared.cfg).addr = addr;
         let (stop, stop_rx) = watch::channel(false);
-        tokio::spawn(serve(listener, shared.clone(), stop_rx));
+        let ca_pem = tls.as_ref().map(|t| t.ca_pem.clone());
+        tokio::spawn(serve(listener, shared.clone(), tls, stop_rx));
         Ok(FakeApiServer {
             shared,
             addr,
+            ca_pem,
             stop,
             thread: None,
         })
@@ -118,6 +150,8 @@ impl Builder {
     /// Starts on a thread of its own with its own runtime, for synchronous tests (assert_cmd).
     pub fn start_blocking(self) -> Result<FakeApiServer, String> {
         let port = self.port;
+        let tls = self.make_tls()?;
+        let ca_pem = tls.as_ref().map(|t| t.ca_pem.clone());
         let shared = self.into_shared()?;
         let (stop, stop_rx) = watch::channel(false);
         let (tx, rx) = std::sync::mpsc::channel();
@@ -137,7 +171,7 @@ impl Builder {
                         Ok((addr, listener)) => {
                             lock(&for_thread.cfg).addr = addr;
                             let _ = tx.send(Ok(addr));
-                            serve(listener, for_thread, stop_rx).await;
+                            serve(listener, for_thread, tls, stop_rx).await;
                         }
                         Err(e) => drop(tx.send(Err(e.to_string()))),
                     }
@@ -148,14 +182,20 @@ impl Builder {
         Ok(FakeApiServer {
             shared,
             addr,
+            ca_pem,
             stop,
             thread: Some(thread),
         })
     }
 }
 
-async fn serve(listener: TcpListener, shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
-    let app = Router::new().fallback(handle).with_state(shared);
+async fn serve(
+    listener: TcpListener,
+    shared: Arc<Shared>,
+    tls: Option<Tls>,
+    mut stop: watch::Receiver<bool>,
+) {
+    let app = Router::new().fallback(handle).with_state(shared.clone());
     let mut conns = JoinSet::new();
     loop {
         let (stream, _) = tokio::select! {
@@ -168,17 +208,49 @@ async fn serve(listener: TcpListener, shared: Arc<Shared>, mut stop: watch::Rece
         let _ = stream.set_nodelay(true);
         let kill = Arc::new(Notify::new());
         let svc = TowerToHyperService::new(app.clone().layer(Extension(ConnKill(kill.clone()))));
+        let writes = shared.writes.clone();
+        let acceptor = tls.as_ref().map(|t| t.acceptor.clone());
         conns.spawn(async move {
-            let conn = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .serve_connection(TokioIo::new(stream), svc);
+            // The handshake runs here, not in the accept loop: a stalled client holds up
+            // only its own connection.
+            let serving = async move {
+                match acceptor {
+                    None => serve_connection(stream, svc, writes).await,
+                    Some(a) => {
+                        if let Ok(tls_stream) = a.accept(stream).await {
+                            serve_connection(tls_stream, svc, writes).await;
+                        }
+                    }
+                }
+            };
             // Dropping the connection future closes the socket mid-request.
             tokio::select! {
-                _ = conn => {}
+                _ = serving => {}
                 _ = kill.notified() => {}
             }
         });
         while conns.try_join_next().is_some() {}
     }
     conns.abort_all();
+}
+
+async fn serve_connection<S, T>(stream: S, svc: T, writes: Arc<std::sync::atomic::AtomicU64>)
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    T: hyper::service::Service<
+            hyper::Request<hyper::body::Incoming>,
+            Response = axum::response::Response,
+        > + Send
+        + 'static,
+    T::Future: Send + 'static,
+    T::Error: std::error::Error + Send + Sync + 'static,
+{
+    let io = TokioIo::new(CountWrites {
+        inner: stream,
+        writes,
+    });
+    let _ = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .serve_connection(io, svc)
+        .await;
 }

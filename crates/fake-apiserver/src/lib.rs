@@ -27,16 +27,21 @@
 //! assert_eq!(server.request_lines()[0], "GET /apis/batch/v1/namespaces/ops/cronjobs/nightly");
 //! ```
 //!
+//! Plain HTTP by default; [`Builder::tls`] serves HTTPS with a CA made at startup, which
+//! the kubeconfigs it writes carry. [`Builder::latency`] delays every answer, to stand in
+//! for a remote API server in benchmarks.
+//!
 //! Not modelled: watch (405), deletecollection (405), graceful deletion/finalizers/garbage
 //! collection, per-key list merging of strategic-merge and apply patches (both are applied
 //! as RFC 7386 merge patches), aggregated discovery (the legacy documents are served),
-//! `as=Table` answers, TLS, and MVCC snapshots for continued LISTs (later pages read the
+//! `as=Table` answers, client certificates, and MVCC snapshots for continued LISTs (later pages read the
 //! current state; inject `Fault::expired_continue(…)` to test expiry, and set a page cap
 //! (`Builder::page_cap`, `FakeApiServer::set_page_cap`) to page through a few objects).
 
 mod access;
 mod builder;
 mod clock;
+mod conn;
 mod discovery;
 mod faults;
 mod fixtures;
@@ -52,6 +57,7 @@ mod server;
 mod state;
 mod status;
 mod store;
+mod tls;
 mod write;
 
 pub use access::AccessRule;

@@ -17,10 +17,13 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::watch;
 
-/// A fake Kubernetes API server on `http://127.0.0.1:PORT`. Stops on [`shutdown`](Self::shutdown) or drop.
+/// A fake Kubernetes API server on `http://127.0.0.1:PORT` (`https://` when built with
+/// [`Builder::tls`]). Stops on [`shutdown`](Self::shutdown) or drop.
 pub struct FakeApiServer {
     pub(crate) shared: Arc<Shared>,
     pub(crate) addr: SocketAddr,
+    /// The CA clients must trust, when serving TLS.
+    pub(crate) ca_pem: Option<String>,
     pub(crate) stop: watch::Sender<bool>,
     pub(crate) thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -55,7 +58,26 @@ impl FakeApiServer {
     }
 
     pub fn url(&self) -> String {
-        format!("http://{}", self.addr)
+        let scheme = if self.ca_pem.is_some() {
+            "https"
+        } else {
+            "http"
+        };
+        format!("{scheme}://{}", self.addr)
+    }
+
+    /// The CA certificate (PEM) that signed the server's certificate; None for plain HTTP.
+    pub fn ca_pem(&self) -> Option<&str> {
+        self.ca_pem.as_deref()
+    }
+
+    /// Writes the server has made to its connections so far (to the TLS layer when serving
+    /// TLS, handshakes not counted). Each response goes out in one write unless the socket
+    /// buffer fills, so small answers cost exactly one each.
+    pub fn write_calls(&self) -> u64 {
+        self.shared
+            .writes
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     pub fn addr(&self) -> SocketAddr {
@@ -71,6 +93,7 @@ impl FakeApiServer {
             server: &url,
             namespace,
             token: "fake-token",
+            ca_pem: self.ca_pem(),
         };
         let path = dir.as_ref().join("kubeconfig");
         write_kubeconfig_file(&path, &[ctx], "fake").expect("write kubeconfig");
@@ -99,6 +122,7 @@ impl FakeApiServer {
                 server: &url,
                 namespace: *namespace,
                 token,
+                ca_pem: self.ca_pem(),
             })
             .collect();
         let path = dir.as_ref().join("kubeconfig");

@@ -15,7 +15,8 @@ use jiff::Timestamp;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
-use std::sync::{Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::Duration;
 
 /// Knobs a test turns while the server runs.
@@ -41,6 +42,8 @@ pub(crate) struct Shared {
     pub log: Mutex<Vec<RecordedRequest>>,
     pub faults: Mutex<Vec<Armed>>,
     pub cfg: Mutex<Config>,
+    /// Writes made to connection streams (see `conn::CountWrites`).
+    pub writes: Arc<AtomicU64>,
 }
 
 /// A poisoned lock only means another handler panicked; the data is still what it was, and
@@ -57,6 +60,7 @@ impl Shared {
             log: Mutex::new(Vec::new()),
             faults: Mutex::new(Vec::new()),
             cfg: Mutex::new(cfg),
+            writes: Arc::new(AtomicU64::new(0)),
         }
     }
     pub fn read(&self) -> RwLockReadGuard<'_, Store> {

@@ -1,5 +1,6 @@
-//! `fake-apiserver`: serve fixtures, or a generated large cluster, over loopback HTTP for
-//! benchmarks and manual poking (`KUBECONFIG=… kubectl get cronjobs -A` works too).
+//! `fake-apiserver`: serve fixtures, or a generated large cluster, over loopback HTTP (or
+//! HTTPS with `--tls`) for benchmarks and manual poking (`KUBECONFIG=… kubectl get cronjobs
+//! -A` works too). `--latency 20ms` stands in for a remote API server.
 //!
 //! When ready it prints two lines to stdout, the URL and the kubeconfig path, so a script
 //! can `read url kubeconfig < <(fake-apiserver … | head -2)`; statistics go to stderr.
@@ -10,10 +11,12 @@ use fake_apiserver::{Clock, FakeApiServer, KubeContext, load_fixture_file, write
 use jiff::Timestamp;
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(Parser)]
-#[command(about = "Fake Kubernetes API server (HTTP on 127.0.0.1) for tests and benchmarks")]
+#[command(
+    about = "Fake Kubernetes API server (HTTP or HTTPS on 127.0.0.1) for tests and benchmarks"
+)]
 struct Args {
     /// Port on 127.0.0.1 (0: pick a free one).
     #[arg(long, default_value_t = 0)]
@@ -40,6 +43,19 @@ struct Args {
     /// Default namespace of the kubeconfig's context.
     #[arg(long)]
     namespace: Option<String>,
+    /// Serve HTTPS with a CA made at startup; the kubeconfig carries the CA.
+    #[arg(long)]
+    tls: bool,
+    /// Wait this long before answering each request, e.g. `20ms` (a remote API server).
+    #[arg(long, value_parser = parse_latency, default_value = "0s")]
+    latency: Duration,
+}
+
+fn parse_latency(text: &str) -> Result<Duration, String> {
+    let d: jiff::SignedDuration = text
+        .parse()
+        .map_err(|e| format!("expected a duration like 20ms or 1s: {e}"))?;
+    Duration::try_from(d).map_err(|_| "must not be negative".to_string())
 }
 
 #[tokio::main]
@@ -57,7 +73,11 @@ async fn run(args: Args) -> Result<(), String> {
     let mut builder = FakeApiServer::builder()
         .port(args.port)
         .version(&args.version)
-        .clock(clock);
+        .clock(clock)
+        .latency(args.latency);
+    if args.tls {
+        builder = builder.tls();
+    }
     for path in &args.fixtures {
         builder = builder.objects(load_fixture_file(path).map_err(|e| e.to_string())?);
     }
@@ -83,6 +103,7 @@ async fn run(args: Args) -> Result<(), String> {
         server: &url,
         namespace: args.namespace.as_deref(),
         token: "fake-token",
+        ca_pem: server.ca_pem(),
     };
     write_kubeconfig_file(&kubeconfig, &[context], "fake")
         .map_err(|e| format!("{}: {e}", kubeconfig.display()))?;
