@@ -109,3 +109,27 @@ fn now_dump_needs_a_timestamp_and_is_refused_against_a_cluster() {
     assert_eq!(code, 2);
     assert!(err.contains("--now dump judges -f input"), "{err}");
 }
+
+#[test]
+fn one_timestamp_after_the_clock_does_not_make_lint_judge_everything_in_the_future() {
+    // A healthy dump plus a bogus lastScheduleTime ten years ahead on another CronJob.
+    let future = Timestamp::now()
+        .checked_add(SignedDuration::from_hours(24 * 3650))
+        .unwrap()
+        .round(jiff::Unit::Hour)
+        .unwrap();
+    let input = dump(SignedDuration::from_mins(30)).replace(
+        "- apiVersion: batch/v1\n  kind: Job",
+        &format!(
+            "- apiVersion: batch/v1\n  kind: CronJob\n  metadata: {{name: skewed, namespace: ops, creationTimestamp: \"2025-01-01T00:00:00Z\"}}\n  spec:\n    schedule: \"0 * * * *\"\n    timeZone: Etc/UTC\n    jobTemplate: {{spec: {{activeDeadlineSeconds: 600, template: {{spec: {{restartPolicy: Never, containers: [{{name: c, image: c:1}}]}}}}}}}}\n  status: {{lastScheduleTime: \"{future}\"}}\n- apiVersion: batch/v1\n  kind: Job"
+        ),
+    );
+    let (out, err, _) = run(&["lint", "-f", "-"], &input);
+    assert!(
+        err.contains("lies after this machine's clock; judged at the clock"),
+        "{err}"
+    );
+    // The healthy CronJob is not declared an outage ten years from now.
+    assert!(!out.contains("not-running"), "{out}");
+    assert!(out.contains("clock-skew"), "{out}");
+}

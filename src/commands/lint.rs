@@ -54,6 +54,11 @@ pub fn run(a: &LintArgs) -> Result<i32, UsageError> {
         ReportFormat::Text => {
             // Strings from the input, with control characters made visible (issue 9).
             visible::make_visible(&mut p.header);
+            // Notes (reduced evidence, the instant judged at) go to stderr: stdout stays one
+            // line per finding for CI tools to parse.
+            for n in &p.header.notes {
+                eprintln!("note: {n}");
+            }
             let opts = p.options();
             let mut lines = lint::Lines::new(show);
             for mut cj in report::cron_job_reports(&p.snapshot, &opts) {

@@ -76,10 +76,21 @@ fn now(
             check_now("--now dump", &t.to_string(), t)
         }
         (Some(v), _) => parse_instant("--now", v),
-        (None, DefaultNow::Dump) => match newest {
-            Some(t) => check_now("the input's newest timestamp", &t.to_string(), t),
-            None => Ok(jiff::Timestamp::now()),
-        },
+        (None, DefaultNow::Dump) => {
+            let wall = jiff::Timestamp::now();
+            match newest {
+                Some(t) if t <= wall => Ok(t),
+                // A timestamp after the clock is skew or a bogus value (clock-skew reports it);
+                // judging the whole input at it would turn every other CronJob into an outage.
+                Some(t) => {
+                    notes.push(format!(
+                        "the newest timestamp in the input ({t}) lies after this machine's clock; judged at the clock instead (--now sets the instant)"
+                    ));
+                    Ok(wall)
+                }
+                None => Ok(wall),
+            }
+        }
         (None, DefaultNow::WallClock) => {
             let now = jiff::Timestamp::now();
             notes.extend(doctor::as_of::stale_note(newest, now));
