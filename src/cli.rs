@@ -88,9 +88,8 @@ pub enum ColorChoice {
 pub struct ReplayArgs {
     /// Evaluate at this instant instead of now: RFC 3339 (e.g. 2026-11-20T12:00:00Z), or
     /// `dump` to judge -f input as of its newest timestamp (when the dump was taken).
-    /// Default: from a cluster, the API server's clock; `explain -f`, the wall clock (a note
-    /// says when the input's newest timestamp is over an hour older); `lint`, `dump` when the
-    /// input carries timestamps, else the wall clock — CI judges a manifest alike on any day.
+    /// Default: from a cluster, the API server's clock; from files, the wall clock (a note
+    /// says when the input's newest timestamp is over an hour older: an old dump wants `dump`).
     #[arg(long, value_name = "RFC3339|dump")]
     pub now: Option<String>,
     /// The controller's local time zone, used for schedules without spec.timeZone

@@ -101,6 +101,7 @@ fn both_hooks_run_the_same_lint_on_yaml_files() {
 #[test]
 fn staged_files_become_dash_f_arguments_and_findings_fail_the_commit() {
     let (code, out) = run_hook(&[
+        "--now=2026-11-20T12:00:00Z",
         "examples/healthy.yaml",
         "examples/never-fires.yaml",
         "deploy/rbac/read-only.yaml",
@@ -118,7 +119,12 @@ fn staged_files_become_dash_f_arguments_and_findings_fail_the_commit() {
 
 #[test]
 fn clean_files_pass_and_flags_pass_through() {
-    let (code, out) = run_hook(&["examples/healthy.yaml", "deploy/rbac/operator.yaml"]);
+    // The example is data with a fixed instant (its status says when it last ran).
+    let (code, out) = run_hook(&[
+        "--now=2026-11-20T12:00:00Z",
+        "examples/healthy.yaml",
+        "deploy/rbac/operator.yaml",
+    ]);
     assert_eq!(code, 0, "{out}");
     let (code, out) = run_hook(&["--fail-on=never", "examples/never-fires.yaml"]);
     assert_eq!(code, 0, "--fail-on=never reaches lint: {out}");

@@ -4,7 +4,7 @@
 use doctor::render::{explain, sarif, style::Style};
 use doctor::report::{self, Health, Options, Report};
 
-use super::report_cmd::{DefaultNow, evaluate, not_found, prepare, version, width};
+use super::report_cmd::{evaluate, not_found, prepare, version, width};
 use super::{UsageError, controller_zone, emit, exit, parse_instant, use_color};
 use crate::cli::{ExplainArgs, ReportFormat};
 use crate::cluster::{self, fetch};
@@ -26,7 +26,6 @@ pub fn run(a: &ExplainArgs) -> Result<i32, UsageError> {
             a.namespace.as_deref(),
             &a.replay,
             a.timeline,
-            DefaultNow::WallClock,
         )?
         .report
     };
@@ -73,7 +72,6 @@ fn offline_json(a: &ExplainArgs) -> Result<i32, UsageError> {
         a.namespace.as_deref(),
         &a.replay,
         a.timeline,
-        DefaultNow::WallClock,
     )?;
     let opts = p.options();
     let mut any_error = false;
@@ -103,7 +101,6 @@ fn offline_text(a: &ExplainArgs) -> Result<i32, UsageError> {
         a.namespace.as_deref(),
         &a.replay,
         a.timeline,
-        DefaultNow::WallClock,
     )?;
     let o = explain::TextOptions {
         style: Style {

@@ -9,13 +9,13 @@ use doctor::render::{lint, sarif, style::Style};
 use doctor::report::{self, CronJobReport, stream, visible};
 use doctor::rules::Severity;
 
-use super::report_cmd::{DefaultNow, prepare};
+use super::report_cmd::prepare;
 use super::{UsageError, emit, exit, use_color};
 use crate::cli::{FailOn, LintArgs, ReportFormat};
 
 pub fn run(a: &LintArgs) -> Result<i32, UsageError> {
     crate::input::set_max_input_size(a.input.max_input_size);
-    let mut p = prepare(&a.files, None, None, &a.replay, 0, DefaultNow::Dump)?;
+    let mut p = prepare(&a.files, None, None, &a.replay, 0)?;
     let input_errors = !p.header.errors.is_empty();
     let threshold = match a.fail_on {
         FailOn::Error => Some(Severity::Error),

@@ -47,27 +47,21 @@ impl Prepared {
     }
 }
 
-/// What "now" is for file input when `--now` is not given (see `doctor::as_of`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DefaultNow {
-    /// `explain -f`: the wall clock, with a note when the input looks much older.
-    WallClock,
-    /// `lint`: the input's newest timestamp when it has one, so CI gives the same verdict on
-    /// any day; else the wall clock (a manifest from git has no status to age).
-    Dump,
-}
-
-/// The clock for file input: `--now INSTANT`, `--now dump`, or the command's default. The
-/// wall clock is read here and in the live path's fallback, nowhere else.
+/// The clock for file input: `--now INSTANT`, `--now dump` (the input's newest timestamp,
+/// see `doctor::as_of`), else the wall clock — with a note when the input's newest timestamp is
+/// over an hour older, because then it may be an old dump. The wall clock stays the default
+/// for `lint` too: a dump's own times cannot date it during an outage (nothing moves then), so
+/// judging "as of the dump" by default would hide exactly the outages it shows. Manifests from
+/// git carry no status, and their verdict does not depend on the day. The wall clock is read
+/// here and in the live path's fallback, nowhere else.
 fn now(
     args: &ReplayArgs,
-    default: DefaultNow,
     snapshot: &doctor::model::Snapshot,
     notes: &mut Vec<String>,
 ) -> Result<jiff::Timestamp, UsageError> {
     let newest = doctor::as_of::newest_timestamp(snapshot);
-    match (args.now.as_deref(), default) {
-        (Some("dump"), _) => {
+    match args.now.as_deref() {
+        Some("dump") => {
             let t = newest.ok_or_else(|| {
                 UsageError(
                     "--now dump: the input carries no timestamp (no status, creationTimestamp or events) to date it by; give an RFC 3339 instant".into(),
@@ -75,23 +69,8 @@ fn now(
             })?;
             check_now("--now dump", &t.to_string(), t)
         }
-        (Some(v), _) => parse_instant("--now", v),
-        (None, DefaultNow::Dump) => {
-            let wall = jiff::Timestamp::now();
-            match newest {
-                Some(t) if t <= wall => Ok(t),
-                // A timestamp after the clock is skew or a bogus value (clock-skew reports it);
-                // judging the whole input at it would turn every other CronJob into an outage.
-                Some(t) => {
-                    notes.push(format!(
-                        "the newest timestamp in the input ({t}) lies after this machine's clock; judged at the clock instead (--now sets the instant)"
-                    ));
-                    Ok(wall)
-                }
-                None => Ok(wall),
-            }
-        }
-        (None, DefaultNow::WallClock) => {
+        Some(v) => parse_instant("--now", v),
+        None => {
             let now = jiff::Timestamp::now();
             notes.extend(doctor::as_of::stale_note(newest, now));
             Ok(now)
@@ -115,9 +94,8 @@ pub fn evaluate(
     namespace: Option<&str>,
     args: &ReplayArgs,
     timeline: usize,
-    default_now: DefaultNow,
 ) -> Result<Evaluation, UsageError> {
-    let p = prepare(files, name, namespace, args, timeline, default_now)?;
+    let p = prepare(files, name, namespace, args, timeline)?;
     Ok(Evaluation {
         report: p.into_report(),
     })
@@ -131,7 +109,6 @@ pub fn prepare(
     namespace: Option<&str>,
     args: &ReplayArgs,
     timeline: usize,
-    default_now: DefaultNow,
 ) -> Result<Prepared, UsageError> {
     let zone: TimeZone = controller_zone(&args.controller_time_zone)?;
     let version = version(args)?;
@@ -142,7 +119,7 @@ pub fn prepare(
     let loaded = crate::input::load_paths(files);
     let (mut snapshot, errors) = loaded.into_snapshot();
     let mut notes = Vec::new();
-    let now = now(args, default_now, &snapshot, &mut notes)?;
+    let now = now(args, &snapshot, &mut notes)?;
     snapshot.notes.extend(notes);
     if let Some(n) = name {
         let matching = |c: &doctor::model::CronJob| {
