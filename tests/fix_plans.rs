@@ -144,3 +144,38 @@ fn sarif_fixes_edit_the_file_into_the_patched_cron_job() {
     }
     assert!(checked >= 5, "only {checked} results with fixes");
 }
+
+/// The plan of a suspended CronJob resumes it: resuming reveals the runs the suspension
+/// skipped (`not-running`), which no patch can bring back — that must not drop the patch.
+#[test]
+fn a_suspended_cron_job_is_resumed_by_its_plan() {
+    let out = assert_cmd::Command::cargo_bin("kubectl-cronjob_doctor")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "explain",
+            "-f",
+            "examples/suspended.yaml",
+            "--now",
+            NOW,
+            "-o",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fix = &v["cronJobs"][0]["fix"];
+    assert_eq!(
+        fix["patch"],
+        serde_json::json!({"spec": {"suspend": false}}),
+        "{fix}"
+    );
+    assert!(
+        fix["clears"]
+            .as_array()
+            .unwrap()
+            .contains(&"suspended".into()),
+        "{fix}"
+    );
+    assert!(fix["dropped"].as_array().unwrap().is_empty(), "{fix}");
+}

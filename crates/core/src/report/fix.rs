@@ -36,7 +36,9 @@ use crate::rules::{Finding, Phase, Severity, patch_command};
 /// and they stay quiet while a more specific rule (suspended, too-many-missed, a zero
 /// startingDeadlineSeconds) speaks for the same gap; once the patch fixes that rule they speak
 /// for it. They are then listed under `remaining`, as revealed rather than introduced.
-pub const REVEALED_NOT_INTRODUCED: &[&str] = &["only-latest-missed-runs"];
+/// `not-running` is one of them: resuming a suspended CronJob does not bring back the runs the
+/// suspension skipped, and the replay then counts them.
+pub const REVEALED_NOT_INTRODUCED: &[&str] = &["only-latest-missed-runs", "not-running"];
 
 /// Rounds of refinement (each re-runs the rules once per fragment it tries).
 const ROUNDS: usize = 3;
