@@ -35,7 +35,7 @@ pub fn plural(n: usize, word: &str) -> String {
 
 /// Seconds as `300s (5m)`, or `45s`.
 pub fn secs(n: i64) -> String {
-    if n.abs() < 60 {
+    if n.unsigned_abs() < 60 {
         format!("{n}s")
     } else {
         format!("{n}s ({})", human_duration(n))

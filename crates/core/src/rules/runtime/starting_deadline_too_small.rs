@@ -56,7 +56,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
         return Vec::new();
     };
     let latency = observed_start_latency(ctx).filter(|(lag, _)| *lag > sds);
-    let suggested = suggested_starting_deadline(ctx).max(sds + 1);
+    let suggested = suggested_starting_deadline(ctx).max(sds.saturating_add(1));
     let mut f = match sds {
         0 => Finding::new(
             &RULE,
