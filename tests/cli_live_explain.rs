@@ -218,7 +218,7 @@ fn pod_reasons_and_events_come_through_live() {
         ("crash", "CrashLoopBackOff (last exit: OOMKilled)", 1),
         ("pending", "Unschedulable: 0/3 nodes are available", 1),
         ("zombie", "stuck Terminating on node node-7", 1),
-        // Its Jobs cannot be created (the controller's Warning events say why): two runs lost
+        // Its Jobs cannot be created (the controller's Warning events say why): two runs missed
         // since lastScheduleTime, an outage (exit 1) whose cause is the quota.
         ("quota", "exceeded quota: jobs", 1),
     ] {

@@ -90,7 +90,7 @@ fn scan_all_namespaces_lists_worst_first_with_every_column() {
         "False",
         "3d ago",
         "in 15h",
-        "✗ no run for 3d 9h (3 lost): Forbid is blocked by job backup-29914740",
+        "✗ no run for 3d 9h (3 missed): Forbid is blocked by job backup-29914740",
         "forbid-blocked",
     ] {
         assert!(backup.contains(cell), "{cell:?} in {backup:?}");

@@ -38,7 +38,10 @@ fn integer_fields_at_the_edges_never_panic() {
             "successfulJobsHistoryLimit",
             "failedJobsHistoryLimit",
         ] {
-            let r = run(&manifest(&format!("{field}: {v}"), ""), "2026-11-20T12:00:00Z");
+            let r = run(
+                &manifest(&format!("{field}: {v}"), ""),
+                "2026-11-20T12:00:00Z",
+            );
             assert_eq!(r.cron_jobs.len(), 1, "{field}={v}");
         }
         for field in [
@@ -49,7 +52,10 @@ fn integer_fields_at_the_edges_never_panic() {
             "parallelism",
             "completions",
         ] {
-            let r = run(&manifest("", &format!("{field}: {v},")), "2026-11-20T12:00:00Z");
+            let r = run(
+                &manifest("", &format!("{field}: {v},")),
+                "2026-11-20T12:00:00Z",
+            );
             assert_eq!(r.cron_jobs.len(), 1, "{field}={v}");
         }
     }

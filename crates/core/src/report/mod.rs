@@ -97,7 +97,7 @@ pub struct CronJobReport {
     /// One line: why it is (not) running.
     pub headline: String,
     /// The headline for a table cell: without the name, an outage as "no run for 3d 9h (3
-    /// lost): <cause>", so that shortening it cuts details, never the cause.
+    /// missed): <cause>", so that shortening it cuts details, never the cause.
     pub status: String,
     pub controller: ControllerSummary,
     pub next_schedule_times: Vec<Timestamp>,
@@ -232,10 +232,7 @@ fn build_one(cj: &CronJob, index: &Index, snapshot: &Snapshot, opts: &Options) -
     let mut findings = rules::check_all(&ctx);
     // An outage whose cause another finding names is fixed by fixing that cause: say so
     // instead of the generic "check the controller" advice.
-    let cause = findings
-        .iter()
-        .find(|f| rules::not_running::CAUSES.contains(&f.slug))
-        .map(|f| f.slug);
+    let cause = rules::not_running::cause(&findings).map(|f| f.slug);
     if let (Some(cause), Some(out)) = (
         cause,
         findings
@@ -318,25 +315,28 @@ fn headline(
 ) -> (String, String) {
     let name = ctx.name();
     let line = |rest: String| (format!("{name} {rest}"), rest);
-    // An outage leads: since when and how many runs were lost, then the cause another
+    // An outage leads: since when and how many runs were missed, then the cause another
     // finding names, else what is left when the input explains nothing (the controller).
     if let Some(out) = findings
         .iter()
         .find(|f| f.slug == rules::not_running::RULE.slug)
     {
-        let cause = findings
-            .iter()
-            .filter(|f| rules::not_running::CAUSES.contains(&f.slug))
-            .find_map(|f| f.headline.as_deref())
-            .map(cause_of)
-            .unwrap_or_else(|| rules::not_running::UNEXPLAINED.to_string());
+        let cause = match rules::not_running::cause(findings) {
+            Some(f) => cause_of(f.headline.as_deref().unwrap_or_default()),
+            None if ctx.evidence.events => rules::not_running::UNEXPLAINED.to_string(),
+            None => format!(
+                "{}{}",
+                rules::not_running::UNEXPLAINED,
+                rules::not_running::WITHOUT_EVENTS
+            ),
+        };
         let head = format!(
             "{name} {}: {cause}",
             out.headline.as_deref().unwrap_or_default()
         );
         let status = match rules::not_running::lost(ctx) {
             Some(l) => format!(
-                "no run for {} ({}{} lost): {cause}",
+                "no run for {} ({}{} missed): {cause}",
                 crate::text::human_duration(ctx.now.as_second() - l.since.as_second()),
                 if l.capped { "over " } else { "" },
                 l.count

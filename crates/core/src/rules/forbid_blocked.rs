@@ -275,7 +275,7 @@ mod tests {
             f[0].message
         );
         assert!(r.cron_jobs[0].headline.starts_with(
-            "backup has not run since 2026-11-17 03:00 UTC (3d 9h ago; 3 runs lost): Forbid is blocked by job backup-29914740, active for 3d 9h (its pod: cannot pull registry.example/backup:2.0 — ImagePullBackOff)"
+            "backup has not run since 2026-11-17 03:00 UTC (3d 9h ago; 3 runs missed): Forbid is blocked by job backup-29914740, active for 3d 9h (its pod: cannot pull registry.example/backup:2.0 — ImagePullBackOff)"
         ), "{}", r.cron_jobs[0].headline);
         // Cause first (the Pod cannot pull its image), then the deadline, then the Job.
         let plan = &r.cron_jobs[0].fix;

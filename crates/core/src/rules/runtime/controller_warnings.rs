@@ -168,10 +168,13 @@ fn check(ctx: &Context) -> Vec<Finding> {
     // FailedCreate on the CronJob: the controller tries, the API server refuses the Job
     // (quota, admission webhook, policy), and lastScheduleTime stays put — that is why
     // it does not run, so it can be the headline's cause.
-    if let Some((_, (_, e))) = list
-        .iter()
-        .find(|((r, on_job), _)| *r == "FailedCreate" && !*on_job)
-    {
+    // Only while it lasts: a FailedCreate older than lastScheduleTime was followed by a Job.
+    let last_scheduled = ctx.cron_job.status.last_schedule_time;
+    if let Some((_, (_, e))) = list.iter().find(|((r, on_job), (_, e))| {
+        *r == "FailedCreate"
+            && !*on_job
+            && last_scheduled.is_none_or(|l| e.last_timestamp.or(e.first_timestamp) > Some(l))
+    }) {
         f = f.headline(format!(
             "is not running: the controller cannot create its Jobs (FailedCreate: \"{}\")",
             e.message.replace('\n', " ")
@@ -228,5 +231,30 @@ mod tests {
     fn without_event_evidence_it_stays_quiet() {
         let y = RULE.fires_on.split("---").next().unwrap();
         assert!(findings(&run(y, RULE.example_now), "controller-warnings").is_empty());
+    }
+
+    #[test]
+    fn a_failed_create_followed_by_a_run_is_not_the_headline() {
+        // FailedCreate at 06:00:03, then a Job for 07:00: it ran since.
+        let yaml = RULE
+            .fires_on
+            .replace(
+                "metadata: {name: report, namespace: finance}\nspec:",
+                "metadata: {name: report, namespace: finance}\nstatus: {lastScheduleTime: \"2026-11-20T07:00:00Z\"}\nspec:",
+            );
+        assert!(yaml.contains("lastScheduleTime"), "{yaml}");
+        let r = run(&yaml, RULE.example_now);
+        assert_eq!(findings(&r, "controller-warnings").len(), 1);
+        assert!(
+            !r.cron_jobs[0].headline.contains("cannot create its Jobs"),
+            "{}",
+            r.cron_jobs[0].headline
+        );
+        let r = run(RULE.fires_on, RULE.example_now);
+        assert!(
+            r.cron_jobs[0].headline.contains("cannot create its Jobs"),
+            "{}",
+            r.cron_jobs[0].headline
+        );
     }
 }

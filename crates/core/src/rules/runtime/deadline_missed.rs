@@ -131,7 +131,7 @@ mod tests {
         );
         assert_eq!(
             r.cron_jobs[0].headline,
-            "cj has not run since 2024-01-01 00:00 UTC (4d 12h ago; 108 runs lost): the 2024-01-05 12:00 UTC run was skipped silently — 34m late, past startingDeadlineSeconds (200s)"
+            "cj has not run since 2024-01-01 00:00 UTC (4d 12h ago; 108 runs missed): the 2024-01-05 12:00 UTC run was skipped silently — 34m late, past startingDeadlineSeconds (200s)"
         );
         assert!(
             f[0].evidence.contains(

@@ -219,7 +219,7 @@ mod tests {
                 .headline
                 .starts_with("report has not run since ")
                 && r.cron_jobs[0].headline.contains(
-                    "lost): the Fri 2024-01-05 09:00 UTC catch-up run is skipped silently"
+                    "missed): the Fri 2024-01-05 09:00 UTC catch-up run is skipped silently"
                 ),
             "{}",
             r.cron_jobs[0].headline

@@ -21,9 +21,11 @@ pub const MIN_LOST: usize = 2;
 /// Slots counted exactly; beyond this the message says "more than".
 const COUNT_CAP: usize = 10_000;
 
-/// Rules whose finding explains why no Job is being started; the headline names the first of
-/// them present as the cause. Everything else (failing Jobs, risks) does not stop the clock of
-/// `lastScheduleTime`, so it cannot be the cause of lost runs.
+/// Rules whose finding can explain why no Job is being started. The cause of an outage is the
+/// first finding (in report order) of these rules that carries a headline — [`cause`]; a rule
+/// sets a headline only when its finding does stop runs (too-many-missed on 1.21+ only warns
+/// and still starts the latest slot, so it has none there). Everything else (failing Jobs,
+/// risks) does not stop `lastScheduleTime`, so it cannot be the cause of missed runs.
 pub const CAUSES: &[&str] = &[
     "suspended",
     "forbid-blocked",
@@ -37,6 +39,18 @@ pub const CAUSES: &[&str] = &[
 
 /// The cause when no finding names one.
 pub const UNEXPLAINED: &str = "nothing in the input explains it — the controller has not synced this CronJob (kube-controller-manager down or not leading), or the clocks disagree";
+
+/// Added to [`UNEXPLAINED`] when the input holds no Events: a refused Job create (quota,
+/// admission webhook) only shows there (`FailedCreate`).
+pub const WITHOUT_EVENTS: &str =
+    "; with no Events in the input, a refused Job create (quota, admission) is not ruled out";
+
+/// The finding that explains an outage: the first of [`CAUSES`] with a headline.
+pub fn cause(findings: &[Finding]) -> Option<&Finding> {
+    findings
+        .iter()
+        .find(|f| CAUSES.contains(&f.slug) && f.headline.is_some())
+}
 
 pub static RULE: Rule = Rule {
     id: "CJD034",
@@ -87,7 +101,7 @@ pub struct Lost {
     pub last: Timestamp,
 }
 
-/// The runs lost so far, or None when fewer than [`MIN_LOST`] (or nothing to count from: a
+/// The runs missed so far, or None when fewer than [`MIN_LOST`] (or nothing to count from: a
 /// manifest never applied to a cluster has neither lastScheduleTime nor creationTimestamp).
 pub fn lost(ctx: &Context) -> Option<Lost> {
     let cj = ctx.cron_job;
@@ -140,7 +154,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
         Finding::new(
             &RULE,
             format!(
-                "No Job was started since {since_text} ({ago} ago): {count} came due and were lost, the last at {}.",
+                "No Job was started since {since_text} ({ago} ago): {count} came due without one, the last at {}.",
                 ctx.show_time(l.last)
             ),
         )
@@ -152,7 +166,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
         ))
         .fix("Fix the cause the other findings name; when none does, the controller is not syncing this CronJob: check that kube-controller-manager runs and leads (`kubectl get lease kube-controller-manager -n kube-system`), its logs, and the control plane's clock.")
         .headline(format!(
-            "has not run since {since_text} ({ago} ago; {count} lost)"
+            "has not run since {since_text} ({ago} ago; {count} missed)"
         )),
     ]
 }
@@ -178,7 +192,7 @@ status: {lastScheduleTime: "2026-11-20T07:00:00Z"}
         assert_eq!(f.len(), 1);
         // 07:01 … 11:58 (12:00:30 − 2m = 11:58:30): 298 slots.
         assert!(
-            f[0].message.contains("298 runs came due"),
+            f[0].message.contains("298 runs came due without one"),
             "{}",
             f[0].message
         );
@@ -187,8 +201,10 @@ status: {lastScheduleTime: "2026-11-20T07:00:00Z"}
         assert_eq!(
             cj.headline,
             format!(
-                "heartbeat has not run since 2026-11-20 07:00 UTC (5h ago; 298 runs lost): {}",
-                super::UNEXPLAINED
+                "heartbeat has not run since 2026-11-20 07:00 UTC (5h ago; 298 runs missed): {}{}",
+                super::UNEXPLAINED,
+                // No Events in this input: a refused create is not ruled out.
+                super::WITHOUT_EVENTS
             )
         );
     }
@@ -254,7 +270,7 @@ status: {lastScheduleTime: "2026-11-18T12:00:00Z"}
         assert_eq!(cj.health, crate::report::Health::Error);
         assert!(
             cj.headline.starts_with(
-                "sync has not run since 2026-11-18 12:00 UTC (2d ago; 575 runs lost): startingDeadlineSeconds is 5s"
+                "sync has not run since 2026-11-18 12:00 UTC (2d ago; 575 runs missed): startingDeadlineSeconds is 5s"
             ),
             "{}",
             cj.headline

@@ -195,7 +195,7 @@ status: {{lastScheduleTime: "2024-01-01T00:00:00Z"}}
         assert!(f[0].message.contains("Warning FailedNeedsStart \"Cannot determine if job needs to be started: too many missed start time (> 100). Set or decrease .spec.startingDeadlineSeconds or check clock skew\""), "{}", f[0].message);
         assert_eq!(
             r.cron_jobs[0].headline,
-            "cj has not run since 2024-01-01 00:00 UTC (4d 12h ago; 108 runs lost): more than 100 missed start times since 2024-01-01 00:00 UTC — the v1 controller gives up (FailedNeedsStart, no Job)"
+            "cj has not run since 2024-01-01 00:00 UTC (4d 12h ago; 108 runs missed): more than 100 missed start times since 2024-01-01 00:00 UTC — the v1 controller gives up (FailedNeedsStart, no Job)"
         );
     }
 
