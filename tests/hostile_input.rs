@@ -129,3 +129,34 @@ fn next_shows_control_characters_in_the_schedule_and_zone() {
     assert_no_raw_controls(&out);
     assert!(out.contains(PAYLOAD_SHOWN), "{out}");
 }
+
+/// stderr too (review): an input error about a file whose name carries the payload, and the
+/// "did you mean" list of names from the input.
+#[test]
+fn stderr_shows_hostile_file_names_and_input_names_too() {
+    let dir = std::env::temp_dir().join(format!("cjd-hostile-stderr-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("bad{PAYLOAD_RAW}.yaml")), "a: [\n").unwrap();
+    std::fs::write(dir.join("ok.yaml"), hostile_manifest()).unwrap();
+    let ok = dir.join("ok.yaml");
+    for args in [
+        vec!["lint", "-f", dir.to_str().unwrap(), "--now", NOW],
+        // No input error here: the "no CronJob named … (found: …)" message lists the names.
+        vec!["explain", "zzzz", "-f", ok.to_str().unwrap(), "--now", NOW],
+    ] {
+        let out = Command::cargo_bin("kubectl-cronjob_doctor")
+            .unwrap()
+            .args(&args)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !err.contains('\u{1b}') && !err.contains('\u{7}'),
+            "{args:?}: {err:?}"
+        );
+        assert!(err.contains(PAYLOAD_SHOWN), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

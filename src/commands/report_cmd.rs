@@ -195,14 +195,18 @@ pub fn not_found(name: &str, namespace: Option<&str>, names: &[String]) -> Strin
         .take(3)
         .map(|(_, n)| n.as_str())
         .collect();
+    // Names come from the input: shown, never sent (a name may carry an escape sequence).
+    let shown = |s: &str| doctor::report::visible::one_line(s).into_owned();
     let place = namespace
-        .map(|ns| format!(" in namespace {ns}"))
+        .map(|ns| format!(" in namespace {}", shown(ns)))
         .unwrap_or_default();
     let mut msg = format!("no CronJob named {name:?}{place} in the input");
+    let list = |ns: &[&str]| ns.iter().map(|n| shown(n)).collect::<Vec<_>>().join(", ");
     if !close.is_empty() {
-        msg.push_str(&format!("; did you mean {}?", close.join(", ")));
+        msg.push_str(&format!("; did you mean {}?", list(&close)));
     } else if !names.is_empty() && names.len() <= 10 {
-        msg.push_str(&format!(" (found: {})", names.join(", ")));
+        let all: Vec<&str> = names.iter().map(String::as_str).collect();
+        msg.push_str(&format!(" (found: {})", list(&all)));
     }
     msg
 }
