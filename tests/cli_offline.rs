@@ -403,3 +403,28 @@ fn the_real_world_corpus_never_panics() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A write that fails for another reason than a closed pipe (`>/dev/full`) is said and makes the
+/// exit code 2: the output the exit code stands for was not delivered (review).
+#[cfg(target_os = "linux")]
+#[test]
+fn json_output_to_a_full_disk_is_an_error() {
+    for cmd in [
+        vec!["lint", "-f", "examples/", "--now", NOW, "-o", "json"],
+        vec!["explain", "-f", "examples/", "--now", NOW, "-o", "json"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-cronjob_doctor"))
+            .args(&cmd)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{cmd:?}: {err}");
+        assert!(err.contains("cannot write the output"), "{cmd:?}: {err}");
+    }
+}

@@ -75,12 +75,15 @@ fn offline_json(a: &ExplainArgs) -> Result<i32, UsageError> {
     )?;
     let opts = p.options();
     let mut any_error = false;
-    report::stream::write_json_each(
+    let written = report::stream::write_json_each(
         &p.header,
         report::cron_job_reports(&p.snapshot, &opts),
         |c| any_error |= c.health == Health::Error,
         std::io::stdout().lock(),
     );
+    if let Some(code) = super::output_failed(written) {
+        return Ok(code);
+    }
     Ok(if !p.header.errors.is_empty() {
         exit::TROUBLE
     } else if any_error {

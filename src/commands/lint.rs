@@ -36,12 +36,15 @@ pub fn run(a: &LintArgs) -> Result<i32, UsageError> {
     let text = match a.output {
         ReportFormat::Json => {
             let opts = p.options();
-            stream::write_json_each(
+            let written = stream::write_json_each(
                 &p.header,
                 report::cron_job_reports(&p.snapshot, &opts),
                 |cj| failing += at_threshold(cj),
                 std::io::stdout().lock(),
             );
+            if let Some(code) = super::output_failed(written) {
+                return Ok(code);
+            }
             String::new()
         }
         ReportFormat::Sarif => {

@@ -28,6 +28,19 @@ pub mod exit {
     pub const TROUBLE: i32 = 2;
 }
 
+/// The verdict of a write to stdout: a reader that went away (`| head`) is no failure; any
+/// other error (a full disk, a closed descriptor) is said once and makes the exit code 2, since
+/// the output the exit code stands for was not delivered.
+pub fn output_failed(written: std::io::Result<()>) -> Option<i32> {
+    match written {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("error: cannot write the output: {e}");
+            Some(exit::TROUBLE)
+        }
+        _ => None,
+    }
+}
+
 /// Write to stdout without panicking when the reader went away (`| head`).
 pub fn emit(text: &str) {
     use std::io::Write;

@@ -28,12 +28,15 @@ pub fn write_json(report: &Report, out: impl Write) {
 /// Writes the report made of `header` (a [`super::header`], `cron_jobs` empty) and the
 /// CronJob reports `cron_jobs` yields, with the same bytes [`write_json`] writes for the
 /// whole report. Each CronJob's report is shown to `seen` after it is written, then dropped.
+/// If writing fails (a closed pipe, a full disk), the CronJobs not written yet are still built
+/// and shown to `seen`, so the caller's verdict (exit code) does not depend on how much of the
+/// output was read; the error is returned.
 pub fn write_json_each(
     header: &Report,
     cron_jobs: impl ExactSizeIterator<Item = CronJobReport>,
     seen: impl FnMut(&CronJobReport),
     out: impl Write,
-) {
+) -> std::io::Result<()> {
     let streamed = Streamed {
         schema_version: header.schema_version,
         now: &header.now,
@@ -44,10 +47,16 @@ pub fn write_json_each(
         notes: &header.notes,
     };
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
-    let _ = serde_json::to_writer_pretty(&mut out, &streamed)
+    let written = serde_json::to_writer_pretty(&mut out, &streamed)
         .map_err(std::io::Error::from)
         .and_then(|()| out.write_all(b"\n"))
         .and_then(|()| out.flush());
+    if written.is_err()
+        && let Some((rest, mut seen)) = streamed.cron_jobs.0.borrow_mut().take()
+    {
+        rest.for_each(|cj| seen(&cj));
+    }
+    written
 }
 
 /// [`Report`]'s fields in [`Report`]'s order and names, with the CronJobs produced while
@@ -74,14 +83,19 @@ where
     F: FnMut(&CronJobReport),
 {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let Some((items, mut seen)) = self.0.borrow_mut().take() else {
+        // The iterator stays in the cell while it is drained, so that after a write error the
+        // caller can take the rest (see `write_json_each`).
+        let mut cell = self.0.borrow_mut();
+        let Some((items, seen)) = cell.as_mut() else {
             return serializer.serialize_seq(Some(0))?.end();
         };
         let mut seq = serializer.serialize_seq(Some(items.len()))?;
-        for item in items {
-            seq.serialize_element(&item)?;
+        for item in items.by_ref() {
             seen(&item);
+            seq.serialize_element(&item)?;
         }
+        drop(cell);
+        self.0.borrow_mut().take();
         seq.end()
     }
 }
@@ -165,5 +179,52 @@ mod tests {
             String::from_utf8(out).unwrap(),
             crate::render::json::render(&whole)
         );
+    }
+
+    /// A writer that fails once it has taken `left` bytes (a closed pipe, a full disk).
+    struct FailsAfter {
+        left: usize,
+    }
+
+    impl std::io::Write for FailsAfter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.left == 0 {
+                return Err(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
+            }
+            let n = buf.len().min(self.left);
+            self.left -= n;
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn every_cron_job_is_seen_even_when_the_output_breaks_early() {
+        let one = "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: NAME, namespace: ops}\nspec:\n  schedule: '0 3 * * *'\n  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}\n";
+        let yaml: String = (0..200)
+            .map(|i| one.replace("NAME", &format!("cj-{i:03}")))
+            .collect::<Vec<_>>()
+            .join("---\n");
+        let (snapshot, _) = crate::source::parse_bytes("a.yaml", yaml.as_bytes()).into_snapshot();
+        let zone = jiff::tz::TimeZone::UTC;
+        let opts = super::super::Options {
+            now: "2026-11-20T12:00:00Z".parse().unwrap(),
+            controller_zone_name: "UTC",
+            controller_zone: &zone,
+            version: crate::replay::KubeVersion::NEWEST,
+            timeline: 8,
+        };
+        let header = super::super::header(&snapshot, Vec::new(), &opts);
+        let mut seen = 0;
+        let written = write_json_each(
+            &header,
+            super::super::cron_job_reports(&snapshot, &opts),
+            |_| seen += 1,
+            FailsAfter { left: 100 },
+        );
+        assert!(written.is_err());
+        assert_eq!(seen, 200, "the verdict covers every CronJob");
     }
 }
