@@ -157,7 +157,8 @@ mod tests {
             super::super::cron_job_reports(&snapshot, &opts),
             |c| names.push(c.name.clone()),
             &mut out,
-        );
+        )
+        .unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             crate::render::json::render(&whole)
