@@ -174,7 +174,8 @@ mod tests {
             super::super::cron_job_reports(&empty, &opts),
             |_| {},
             &mut out,
-        );
+        )
+        .unwrap();
         let whole = super::super::build(&empty, Vec::new(), &opts);
         assert_eq!(
             String::from_utf8(out).unwrap(),
