@@ -66,6 +66,17 @@ pub fn set_max_input_size(bytes: u64) {
     MAX_INPUT_SIZE.store(bytes, Ordering::Relaxed);
 }
 
+/// A file read again for SARIF's edits (the text of the region a fix replaces): only a regular
+/// file, within the input size cap. A FIFO or `<(…)` cannot be read twice (a second open would
+/// block), so its results simply carry no `fixes`.
+pub fn reread_for_edits(path: &str) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_INPUT_SIZE.load(Ordering::Relaxed) {
+        return None;
+    }
+    std::fs::read_to_string(path).ok()
+}
+
 /// Loads every path in order (see the module docs) with the size cap set by
 /// [`set_max_input_size`] (default [`DEFAULT_MAX_INPUT_SIZE`]). `-` reads standard input.
 pub fn load_paths(paths: &[String]) -> Loaded {

@@ -56,3 +56,57 @@ fn the_flag_range_is_enforced_at_parse_time() {
         );
     }
 }
+
+/// `-o sarif` reads a file again for its edits; a FIFO named with `-f` cannot be read twice
+/// (the second open blocks forever), so its results carry no edits instead (review).
+#[cfg(unix)]
+#[test]
+fn sarif_of_a_fifo_does_not_hang() {
+    let dir = std::env::temp_dir().join(format!("cjd-sarif-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("cronjob.yaml");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let manifest = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples/tz-prefix-in-schedule.yaml"),
+    )
+    .unwrap();
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::write(fifo, manifest).unwrap())
+    };
+    // Output to a file: a pipe nobody reads while waiting would block the tool by itself.
+    let out_path = dir.join("out.sarif");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-cronjob_doctor"))
+        .args(["lint", "-o", "sarif", "--now", "2026-11-20T12:00:00Z", "-f"])
+        .arg(&fifo)
+        .stdout(std::fs::File::create(&out_path).unwrap())
+        .spawn()
+        .unwrap();
+    writer.join().unwrap();
+    // A hang would block here forever; the test harness's timeout is the backstop, and the
+    // deadline below turns it into a failure with a message.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("lint -o sarif on a FIFO did not finish");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let out = std::fs::read_to_string(&out_path).unwrap();
+    assert_eq!(status.code(), Some(1), "{out}");
+    assert!(out.contains("\"results\""), "{out}");
+    assert!(!out.contains("\"fixes\""), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

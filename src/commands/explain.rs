@@ -35,9 +35,11 @@ pub fn run(a: &ExplainArgs) -> Result<i32, UsageError> {
             doctor::report::stream::write_json(&r, std::io::stdout().lock());
             String::new()
         }
-        ReportFormat::Sarif => sarif::render(&r, env!("CARGO_PKG_VERSION"), &|f| {
-            std::fs::read_to_string(f).ok()
-        }),
+        ReportFormat::Sarif => sarif::render(
+            &r,
+            env!("CARGO_PKG_VERSION"),
+            &crate::input::reread_for_edits,
+        ),
         ReportFormat::Text => {
             // Strings from the input, with control characters made visible (issue 9).
             doctor::report::visible::make_visible(&mut r);

@@ -50,9 +50,11 @@ pub fn run(a: &LintArgs) -> Result<i32, UsageError> {
         ReportFormat::Sarif => {
             let r = p.into_report();
             failing = r.cron_jobs.iter().map(at_threshold).sum();
-            sarif::render(&r, env!("CARGO_PKG_VERSION"), &|f| {
-                std::fs::read_to_string(f).ok()
-            })
+            sarif::render(
+                &r,
+                env!("CARGO_PKG_VERSION"),
+                &crate::input::reread_for_edits,
+            )
         }
         ReportFormat::Text => {
             // Strings from the input, with control characters made visible (issue 9).
