@@ -2,15 +2,8 @@
 //! then a one-line summary. Built for CI logs.
 
 use super::style::Style;
-use crate::report::{CronJobReport, InputError, Report};
+use crate::report::{CronJobReport, InputError};
 use crate::rules::Severity;
-
-/// Lines for findings at or above `show`; the summary counts what was shown.
-pub fn render(report: &Report, show: Severity, st: Style) -> String {
-    let mut lines = Lines::new(show);
-    report.cron_jobs.iter().for_each(|cj| lines.add(cj));
-    lines.finish(&report.errors, st)
-}
 
 /// The lint lines, gathered one CronJob at a time so that a caller can drop each CronJob's
 /// report once it is read (issue 9, memory on big inputs); the columns are aligned at the end.

@@ -265,7 +265,9 @@ pub fn to_text(v: &NextView, st: Style) -> String {
                 out.push_str(&format!("  {} {h}\n", st.dim("hint:")));
             }
             if v.effective != v.schedule {
-                out.push_str(&st.dim(&format!("  (the controller parses {:?})\n", v.effective)));
+                // Already made terminal-safe (`report::visible`): quoted, not Debug-escaped
+                // a second time.
+                out.push_str(&st.dim(&format!("  (the controller parses \"{}\")\n", v.effective)));
             }
             return out;
         }
