@@ -242,7 +242,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
             "kubectl",
             "delete",
             "job",
-            &blocker.name,
+            blocker.name,
             "-n",
             ctx.namespace,
         ]),
