@@ -3,11 +3,57 @@
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
-/// A paste-able merge patch of one CronJob. Single quotes around the JSON work in POSIX
-/// shells; the JSON never contains a single quote because we only patch numbers, booleans and
-/// fixed strings.
+/// One word of a command printed for the user to paste, quoted for POSIX shells when it holds
+/// anything but characters no shell treats specially: names, namespaces and JSON come from
+/// untrusted input, and a name like `a;touch /tmp/x` must stay one inert argument. Quoting uses
+/// single quotes (nothing is special inside them), a `'` being written `'\''`.
+pub fn shell_word(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "._/=:@%+,-".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        return word.to_string();
+    }
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
+
+/// A command line to paste: each word through [`shell_word`], joined by spaces.
+pub fn shell_command<S: AsRef<str>>(words: impl IntoIterator<Item = S>) -> String {
+    words
+        .into_iter()
+        .map(|w| shell_word(w.as_ref()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A paste-able merge patch of one CronJob, every word quoted for the shell as needed.
 pub fn patch_command(name: &str, namespace: &str, json: &str) -> String {
-    format!("kubectl patch cronjob {name} -n {namespace} --type merge -p '{json}'")
+    shell_command([
+        "kubectl", "patch", "cronjob", name, "-n", namespace, "--type", "merge", "-p", json,
+    ])
+}
+
+/// `kubectl create job NAME-catchup --from=cronjob/NAME -n NS`: one run of the CronJob now.
+pub fn catchup_command(name: &str, namespace: &str) -> String {
+    shell_command([
+        "kubectl",
+        "create",
+        "job",
+        &format!("{name}-catchup"),
+        &format!("--from=cronjob/{name}"),
+        "-n",
+        namespace,
+    ])
+}
+
+/// `kubectl cronjob-doctor unsuspend NAME -n NS`: preview the catch-up run, then resume.
+pub fn unsuspend_command(name: &str, namespace: &str) -> String {
+    shell_command([
+        "kubectl",
+        "cronjob-doctor",
+        "unsuspend",
+        name,
+        "-n",
+        namespace,
+    ])
 }
 
 /// A duration in seconds, as on-call people say it: `45s`, `4m12s`, `3h 5m`, `3d 9h`.
@@ -79,6 +125,87 @@ mod tests {
         assert_eq!(
             show_time("2026-11-17T03:00:00Z".parse().unwrap(), &TimeZone::UTC),
             "2026-11-17 03:00 UTC"
+        );
+    }
+
+    #[test]
+    fn shell_words_quote_everything_a_shell_would_interpret() {
+        assert_eq!(shell_word("backup-29914740"), "backup-29914740");
+        assert_eq!(shell_word("--from=cronjob/a.b"), "--from=cronjob/a.b");
+        assert_eq!(shell_word("a@b:c%d+e,f"), "a@b:c%d+e,f");
+        assert_eq!(shell_word(""), "''");
+        assert_eq!(shell_word("a b;touch /tmp/pwn #"), "'a b;touch /tmp/pwn #'");
+        assert_eq!(shell_word("ns $(id)"), "'ns $(id)'");
+        assert_eq!(shell_word("it's"), r"'it'\''s'");
+        assert_eq!(shell_word("~root"), "'~root'");
+        assert_eq!(shell_word("*"), "'*'");
+        assert_eq!(shell_word("a\nb"), "'a\nb'");
+    }
+
+    /// What a POSIX shell makes of `words`: the argument list `sh` hands to a command.
+    #[cfg(unix)]
+    fn shell_split(words: &str) -> Vec<String> {
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "set -- {words}\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done"
+            ))
+            .output()
+            .expect("sh runs");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .split_terminator('\0')
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_shell_reads_each_quoted_word_back_as_it_was() {
+        let hostile = [
+            "a b;touch /tmp/pwn #",
+            "ns $(id)",
+            "`id`",
+            "it's",
+            "'",
+            "''\\'",
+            "a\"b",
+            "$HOME",
+            "*",
+            "~",
+            "line\nbreak",
+            "tab\there",
+            "",
+            "plain-name",
+        ];
+        for w in hostile {
+            assert_eq!(
+                shell_split(&shell_word(w)),
+                [w],
+                "{w:?} -> {}",
+                shell_word(w)
+            );
+        }
+        let cmd = patch_command(
+            "a b;touch /tmp/pwn #",
+            "ns $(id)",
+            r#"{"spec":{"schedule":"it's"}}"#,
+        );
+        let args = shell_split(cmd.strip_prefix("kubectl ").unwrap());
+        assert_eq!(
+            args,
+            [
+                "patch",
+                "cronjob",
+                "a b;touch /tmp/pwn #",
+                "-n",
+                "ns $(id)",
+                "--type",
+                "merge",
+                "-p",
+                r#"{"spec":{"schedule":"it's"}}"#,
+            ]
         );
     }
 

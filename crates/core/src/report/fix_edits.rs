@@ -3,7 +3,8 @@
 //! exact scalar it changes, or inserts a `key: value` line into the block mapping it belongs
 //! to. Anything less certain (a flow mapping, a multi-line value, a removed field, text that
 //! does not read back as the value the model holds) gives no edits at all: a wrong edit is
-//! worse than none.
+//! worse than none. JSON sources (and objects written as one flow mapping) get no edits: the
+//! edits are block YAML, which would break them.
 
 use serde_json::Value;
 
@@ -25,6 +26,9 @@ pub struct Edit {
 /// part of it cannot be placed with certainty.
 pub fn edits(cj: &CronJob, origin: &Origin, text: &str, patch: &Value) -> Option<Vec<Edit>> {
     let lines: Vec<&str> = text.split('\n').collect();
+    if written_as_json(origin, &lines) {
+        return None;
+    }
     let mut out = Vec::new();
     for (path, value) in leaves(patch) {
         let new_text = scalar_yaml(&value)?;
@@ -39,6 +43,28 @@ pub fn edits(cj: &CronJob, origin: &Origin, text: &str, patch: &Value) -> Option
     starts.sort();
     starts.dedup();
     (starts.len() == out.len() && !out.is_empty()).then_some(out)
+}
+
+/// Whether the object is JSON (or flow YAML, which the loader reads the same way): a `.json`
+/// file, or a `{` where the object starts (the loader records an object's opening brace as
+/// its position, and the first key for block YAML).
+fn written_as_json(origin: &Origin, lines: &[&str]) -> bool {
+    if origin.file.to_ascii_lowercase().ends_with(".json") {
+        return true;
+    }
+    let Some(line) = usize::try_from(origin.position.line)
+        .ok()
+        .and_then(|l| l.checked_sub(1))
+        .and_then(|l| lines.get(l))
+    else {
+        return false;
+    };
+    let column = usize::try_from(origin.position.column).unwrap_or(usize::MAX);
+    let start = line.trim_start_matches('\u{feff}');
+    let at = start.chars().nth(column.saturating_sub(1));
+    // A position past the text (it should not happen) is not evidence of anything: fall back
+    // on the first character of the line.
+    at.or_else(|| start.trim_start().chars().next()) == Some('{')
 }
 
 /// A YAML scalar for a JSON value: strings double-quoted (JSON's escapes are YAML's too).
@@ -270,6 +296,60 @@ spec:
         assert!(
             out.contains("  schedule: \"30 3 * * *\"\n  concurrencyPolicy: \"Replace\""),
             "{out}"
+        );
+    }
+
+    /// The YAML example as JSON (what `kubectl get -o json` prints), in `file`.
+    fn as_json(file: &str) -> (CronJob, String) {
+        let json = r#"{
+  "apiVersion": "batch/v1",
+  "kind": "CronJob",
+  "metadata": {
+    "name": "backup"
+  },
+  "spec": {
+    "schedule": "CRON_TZ=America/New_York 0 1 * * *",
+    "concurrencyPolicy": "Forbid",
+    "jobTemplate": {
+      "spec": {
+        "backoffLimit": 2,
+        "template": {
+          "spec": {
+            "restartPolicy": "Never",
+            "containers": [{"name": "b", "image": "b:1"}]
+          }
+        }
+      }
+    }
+  }
+}
+"#;
+        let (snap, errs) = crate::source::parse_text(file, json).into_snapshot();
+        assert!(errs.is_empty(), "{errs:?}");
+        (snap.cron_jobs.into_iter().next().unwrap(), json.to_string())
+    }
+
+    #[test]
+    fn json_sources_get_no_edits() {
+        let patch = json!({"spec": {"schedule": "0 1 * * *", "timeZone": "America/New_York"}});
+        // Both by the object's text (a `{`, whatever the file is called) and by the name.
+        for file in ["x.json", "x.yaml", "stdin"] {
+            let (cj, text) = as_json(file);
+            let o = cj.origin.clone().unwrap();
+            assert_eq!(edits(&cj, &o, &text, &patch), None, "{file}");
+        }
+        // The same object in block YAML still gets them.
+        let cj = load(YAML);
+        assert!(edits(&cj, cj.origin.as_ref().unwrap(), YAML, &patch).is_some());
+        // A List item in JSON starts with its `{` too.
+        let list = "{\"kind\": \"List\", \"items\": [\n  {\"apiVersion\": \"batch/v1\", \"kind\": \"CronJob\", \"metadata\": {\"name\": \"a\"},\n   \"spec\": {\n     \"schedule\": \"* * * * *\",\n     \"jobTemplate\": {\"spec\": {\"template\": {\"spec\": {\"restartPolicy\": \"Never\"}}}}}}]}\n";
+        let (snap, errs) = crate::source::parse_text("l.txt", list).into_snapshot();
+        assert!(errs.is_empty(), "{errs:?}");
+        let cj = &snap.cron_jobs[0];
+        let o = cj.origin.clone().unwrap();
+        assert_eq!(
+            edits(cj, &o, list, &json!({"spec": {"suspend": true}})),
+            None
         );
     }
 

@@ -63,7 +63,8 @@ impl<'a> Context<'a> {
         &self.cron_job.meta.name
     }
 
-    /// `kubectl patch cronjob NAME -n NS --type merge -p '<json>'`.
+    /// `kubectl patch cronjob NAME -n NS --type merge -p '<json>'` for this CronJob, quoted for
+    /// the shell (`json` is the raw JSON).
     pub fn patch(&self, json: &str) -> String {
         crate::text::patch_command(self.name(), self.namespace, json)
     }

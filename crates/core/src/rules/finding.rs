@@ -92,7 +92,9 @@ impl Remedy {
                 .filter(|rest| !rest.contains("--subresource"))
                 .and_then(|rest| rest.split_once("--type merge -p '"))
                 .and_then(|(_, json)| json.strip_suffix('\''))
-                .and_then(|json| serde_json::from_str::<serde_json::Value>(json).ok())
+                // Undo the shell quoting of a `'` inside the single-quoted JSON.
+                .map(|json| json.replace(r"'\''", "'"))
+                .and_then(|json| serde_json::from_str::<serde_json::Value>(&json).ok())
                 .filter(|v| v.is_object() && r.patch.is_none());
             match fragment {
                 Some(v) => r.patch = Some(v),
@@ -107,11 +109,10 @@ impl Remedy {
     }
 }
 
-/// `kubectl patch cronjob NAME -n NS --type merge -p '<json>'`, quoted for POSIX shells even
-/// when the JSON holds a single quote (`'` becomes `'\''`).
+/// `kubectl patch cronjob NAME -n NS --type merge -p '<json>'`, every word quoted for POSIX
+/// shells ([`crate::text::shell_word`]): the JSON always, a name or namespace when needed.
 pub fn patch_command(name: &str, namespace: &str, patch: &serde_json::Value) -> String {
-    let json = patch.to_string().replace('\'', r"'\''");
-    crate::text::patch_command(name, namespace, &json)
+    crate::text::patch_command(name, namespace, &patch.to_string())
 }
 
 /// When a command must run relative to the CronJob patch. The plan lists steps in this order.

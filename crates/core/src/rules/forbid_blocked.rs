@@ -222,10 +222,14 @@ fn check(ctx: &Context) -> Vec<Finding> {
     if let (Some(pod), Some(p)) = (problem_pod, &short_problem) {
         f = f.step(
             Phase::Cause,
-            format!(
-                "kubectl describe pod {} -n {}",
-                pod.meta.name, ctx.namespace
-            ),
+            crate::text::shell_command([
+                "kubectl",
+                "describe",
+                "pod",
+                &pod.meta.name,
+                "-n",
+                ctx.namespace,
+            ]),
             format!("pod {}: {p} — {}", pod.meta.name, cause_advice(p)),
         );
     }
@@ -234,7 +238,14 @@ fn check(ctx: &Context) -> Vec<Finding> {
     }
     f = f.step(
         Phase::Cleanup,
-        format!("kubectl delete job {} -n {}", blocker.name, ctx.namespace),
+        crate::text::shell_command([
+            "kubectl",
+            "delete",
+            "job",
+            blocker.name,
+            "-n",
+            ctx.namespace,
+        ]),
         format!("stop the hung Job once its cause is fixed; {then}"),
     );
     if let Some(p) = problem {

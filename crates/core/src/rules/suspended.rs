@@ -88,15 +88,13 @@ fn check(ctx: &Context) -> Vec<Finding> {
         .field("spec.suspend")
         .headline(head)
         .fix(format!(
-            "Resume it (preview the one catch-up run first with `kubectl cronjob-doctor unsuspend {} -n {}`)",
-            ctx.name(),
-            ctx.namespace
+            "Resume it (preview the one catch-up run first with `{}`)",
+            crate::text::unsuspend_command(ctx.name(), ctx.namespace)
         ))
         .patch(serde_json::json!({"spec": {"suspend": false}}))
         .patch_note(format!(
-            "resumes it; to see the one catch-up run it starts and confirm first, run `kubectl cronjob-doctor unsuspend {} -n {}` instead",
-            ctx.name(),
-            ctx.namespace
+            "resumes it; to see the one catch-up run it starts and confirm first, run `{}` instead",
+            crate::text::unsuspend_command(ctx.name(), ctx.namespace)
         ));
     if let Some(t) = ctx.replay.true_most_recent {
         f = f.evidence(format!(

@@ -171,9 +171,14 @@ fn check(ctx: &Context) -> Vec<Finding> {
                 ));
             }
             fix.push('.');
-            f = f
-                .fix(fix)
-                .patch(serde_json::json!({"spec": {"schedule": rest, "timeZone": zone}}));
+            f = f.fix(fix);
+            // `kubectl patch` needs an object in the cluster: only offer it for one that exists
+            // (read from a cluster) or that the target release lets exist. A manifest the API
+            // server refuses to create is fixed in the file, as the remediation says.
+            let can_exist = live || (!features.tz_in_schedule_rejected_on_create && tz.is_none());
+            if can_exist {
+                f = f.patch(serde_json::json!({"spec": {"schedule": rest, "timeZone": zone}}));
+            }
         }
         (Some(("Local", rest)), None) => {
             f = f.fix(format!("Drop the prefix (schedule {}): TZ=Local is the controller's zone anyway; set spec.timeZone to name it.", go_quote(rest)));
@@ -220,12 +225,55 @@ mod tests {
         );
     }
 
-    #[test]
-    fn moves_the_zone_to_the_field() {
-        let live = RULE.fires_on.replace(
+    /// The example as read from a cluster (it exists, whatever the API server now accepts).
+    fn live(yaml: &str) -> String {
+        yaml.replace(
             "namespace: finance}",
             "namespace: finance, uid: u1, creationTimestamp: \"2026-01-01T00:00:00Z\"}",
+        )
+    }
+
+    #[test]
+    fn no_patch_command_for_an_object_that_cannot_exist() {
+        // 1.29+ refuses to create it: there is nothing in the cluster to patch; the file is
+        // what to fix, and the remediation still says how.
+        let r = run(RULE.fires_on, RULE.example_now);
+        let f = findings(&r, "tz-in-schedule");
+        assert_eq!(f[0].command, None);
+        assert!(f[0].remedy.patch.is_none());
+        assert!(
+            f[0].remediation.contains("Move the zone to spec.timeZone"),
+            "{}",
+            f[0].remediation
         );
+        assert!(
+            r.cron_jobs[0].fix.patch.is_none(),
+            "{:?}",
+            r.cron_jobs[0].fix
+        );
+        // With spec.timeZone too, no release creates it.
+        let both = RULE.fires_on.replace(
+            "schedule: \"CRON_TZ=Asia/Tokyo 0 9 * * 1-5\"",
+            "schedule: \"CRON_TZ=Asia/Tokyo 0 9 * * 1-5\"\n  timeZone: Asia/Tokyo",
+        );
+        let r = run_with(&both, RULE.example_now, KubeVersion::new(28));
+        assert_eq!(findings(&r, "tz-in-schedule")[0].command, None);
+        // 1.28 creates it (with a warning event): the patch is offered for it.
+        let r = run_with(RULE.fires_on, RULE.example_now, KubeVersion::new(28));
+        assert!(
+            findings(&r, "tz-in-schedule")[0]
+                .command
+                .as_deref()
+                .is_some_and(|c| c.starts_with("kubectl patch cronjob tokyo-report -n finance"))
+        );
+        // An existing object gets it even when both are set.
+        let r = run(&live(&both), RULE.example_now);
+        assert!(findings(&r, "tz-in-schedule")[0].command.is_some());
+    }
+
+    #[test]
+    fn moves_the_zone_to_the_field() {
+        let live = live(RULE.fires_on);
         let r = run(&live, RULE.example_now);
         let f = findings(&r, "tz-in-schedule");
         assert_eq!(f.len(), 1);
@@ -283,7 +331,7 @@ mod tests {
         );
         assert_eq!(split_prefix("TZ=UTC"), None);
         assert_eq!(split_prefix("0 0 * * * TZ=UTC"), None);
-        let bad = RULE.fires_on.replace("Asia/Tokyo", "asia/tokyo");
+        let bad = live(RULE.fires_on).replace("Asia/Tokyo", "asia/tokyo");
         let f = run(&bad, RULE.example_now);
         let f = findings(&f, "tz-in-schedule");
         assert!(
@@ -297,7 +345,7 @@ mod tests {
                 .unwrap()
                 .contains(r#""timeZone":"Asia/Tokyo""#)
         );
-        let empty_zone = RULE.fires_on.replace("CRON_TZ=Asia/Tokyo", "TZ=");
+        let empty_zone = live(RULE.fires_on).replace("CRON_TZ=Asia/Tokyo", "TZ=");
         let f = run(&empty_zone, RULE.example_now);
         assert!(
             findings(&f, "tz-in-schedule")[0]

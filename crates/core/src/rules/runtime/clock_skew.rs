@@ -130,12 +130,20 @@ fn check(ctx: &Context) -> Vec<Finding> {
             {
                 f = f.step(
                     Phase::Cleanup,
-                    format!(
-                        "kubectl patch cronjob {} -n {} --subresource=status --type merge -p '{{\"status\":{{\"lastScheduleTime\":\"{}\"}}}}'",
+                    crate::text::shell_command([
+                        "kubectl",
+                        "patch",
+                        "cronjob",
                         ctx.name(),
+                        "-n",
                         ctx.namespace,
-                        crate::text::rfc3339(*prev)
-                    ),
+                        "--subresource=status",
+                        "--type",
+                        "merge",
+                        "-p",
+                        &serde_json::json!({"status": {"lastScheduleTime": crate::text::rfc3339(*prev)}})
+                            .to_string(),
+                    ]),
                     "reset lastScheduleTime to the latest slot that has passed, so the controller schedules from there",
                 );
             }

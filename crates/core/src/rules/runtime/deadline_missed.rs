@@ -103,10 +103,8 @@ fn check(ctx: &Context) -> Vec<Finding> {
     }
     let suggested = suggested_starting_deadline(ctx);
     f = f.fix(format!(
-        "Start the missed run by hand if it matters (kubectl create job {}-catchup --from=cronjob/{} -n {}); if late runs are useful, raise startingDeadlineSeconds{} or remove it",
-        ctx.name(),
-        ctx.name(),
-        ctx.namespace,
+        "Start the missed run by hand if it matters ({}); if late runs are useful, raise startingDeadlineSeconds{} or remove it",
+        crate::text::catchup_command(ctx.name(), ctx.namespace),
         if suggested > sds { format!(" (e.g. to {})", secs(suggested)) } else { String::new() }
     ));
     if suggested > sds {

@@ -106,7 +106,12 @@ fn check(ctx: &Context) -> Vec<Finding> {
     if !stuck.is_empty() && !resumed {
         f = f.step(
             Phase::Cleanup,
-            format!("kubectl delete job {} -n {}", stuck.join(" "), ctx.namespace),
+            crate::text::shell_command(
+                ["kubectl", "delete", "job"]
+                    .into_iter()
+                    .chain(stuck.iter().copied())
+                    .chain(["-n", ctx.namespace]),
+            ),
             "delete the Jobs that were created suspended; under Forbid the latest missed slot then starts at once",
         );
         f = f.evidence(format!(

@@ -169,9 +169,17 @@ fn check(ctx: &Context) -> Vec<Finding> {
         );
     }
     let newest = &streak[0].meta.name;
+    let logs = crate::text::shell_command([
+        "kubectl",
+        "logs",
+        &format!("job/{newest}"),
+        "-n",
+        ctx.namespace,
+        "--all-containers",
+    ]);
+    let describe = crate::text::shell_command(["kubectl", "describe", "job", newest]);
     vec![f.fix(format!(
-        "Find the cause in the failed Pods: kubectl logs job/{newest} -n {} --all-containers (and kubectl describe job {newest}); OOMKilled needs a higher memory limit, DeadlineExceeded a longer activeDeadlineSeconds or a faster run",
-        ctx.namespace
+        "Find the cause in the failed Pods: {logs} (and {describe}); OOMKilled needs a higher memory limit, DeadlineExceeded a longer activeDeadlineSeconds or a faster run",
     ))]
 }
 

@@ -126,10 +126,11 @@ fn check(ctx: &Context) -> Vec<Finding> {
     if !finished.is_empty() && !ttl {
         f = f.step(
             Phase::Cleanup,
-            format!(
-                "kubectl delete job {} -n {}",
-                finished.join(" "),
-                ctx.namespace
+            crate::text::shell_command(
+                ["kubectl", "delete", "job"]
+                    .into_iter()
+                    .chain(finished.iter().copied())
+                    .chain(["-n", ctx.namespace]),
             ),
             "delete the finished manual Jobs: the controller never cleans them up",
         );

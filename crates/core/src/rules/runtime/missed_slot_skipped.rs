@@ -57,12 +57,7 @@ status: {lastScheduleTime: "2024-01-01T09:00:00Z"}
 
 fn check(ctx: &Context) -> Vec<Finding> {
     let rep = ctx.replay;
-    let catchup = format!(
-        "kubectl create job {}-catchup --from=cronjob/{} -n {}",
-        ctx.name(),
-        ctx.name(),
-        ctx.namespace
-    );
+    let catchup = crate::text::catchup_command(ctx.name(), ctx.namespace);
     if rep.window_miss
         && let Some(slot) = rep.true_most_recent
     {

@@ -99,10 +99,8 @@ fn check(ctx: &Context) -> Vec<Finding> {
         ),
     };
     let mut f = Finding::new(&RULE, message).fix(format!(
-        "If the missed runs matter, start them by hand (kubectl create job {}-catchup --from=cronjob/{} -n {}) or make each run catch up on everything since the last success",
-        ctx.name(),
-        ctx.name(),
-        ctx.namespace
+        "If the missed runs matter, start them by hand ({}) or make each run catch up on everything since the last success",
+        crate::text::catchup_command(ctx.name(), ctx.namespace)
     ));
     // Context: who changed suspend since the first missed slot, or a Forbid Job that held it.
     if let Some(m) = cj
