@@ -47,7 +47,10 @@ pub fn run_from_env() -> i32 {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            // Errors quote servers (422/409 messages, SSAR denial reasons) and files: control
+            // characters are shown, never sent to the terminal. Newlines stay: some errors are
+            // several lines of the tool's own (a command per line).
+            eprintln!("error: {}", doctor::report::visible::text(&e.to_string()));
             exit::TROUBLE
         }
     }

@@ -216,3 +216,66 @@ fn dry_runs_and_unconfirmed_runs_never_write() {
         );
     }
 }
+
+/// The who/why annotations are anyone's text. Quoted in the previews of `suspend` (already
+/// suspended) and `unsuspend`, a newline in them used to forge a line of the tool's own
+/// ("Server-side dry run: accepted."), and an ESC to drive the terminal.
+#[test]
+fn hostile_suspension_annotations_cannot_forge_preview_lines() {
+    const FORGED: &str = "Server-side dry run: accepted. FORGED";
+    let by = format!("mallory\n{FORGED}");
+    let reason = "db\u{1b}]0;pwned\u{7}\rmigration";
+    // JSON strings are YAML flow scalars: the escapes survive the fixture loader.
+    let by_json = serde_json::to_string(&by).unwrap();
+    let reason_json = serde_json::to_string(reason).unwrap();
+    let yaml = format!(
+        r#"---
+apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: rotate-logs
+  namespace: platform
+  uid: rl
+  creationTimestamp: "2026-11-01T00:00:00Z"
+  annotations:
+    cronjob-doctor.io/suspended-by: {by_json}
+    cronjob-doctor.io/suspended-at: "2026-11-20T10:00:00Z"
+    cronjob-doctor.io/suspend-reason: {reason_json}
+spec:
+  schedule: "0 * * * *"
+  suspend: true
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{{name: c, image: busybox}}]
+status:
+  lastScheduleTime: "2026-11-20T10:00:00Z"
+"#
+    );
+    let live = Live::with(load_fixture_str(&yaml).unwrap(), NOW, "platform", |b| b);
+    for args in [
+        &["unsuspend", "rotate-logs", "--dry-run=server"][..],
+        &["suspend", "rotate-logs", "--dry-run=server"],
+    ] {
+        let out = live.run(args);
+        assert_eq!(out.code, 0, "{args:?}: {out:?}");
+        for text in [&out.stdout, &out.stderr] {
+            assert!(
+                !text.lines().any(|l| l.starts_with(FORGED)),
+                "{args:?}: forged line in {out:?}"
+            );
+            assert!(
+                !text.contains(['\u{1b}', '\u{7}', '\r']),
+                "{args:?}: {out:?}"
+            );
+        }
+        assert!(
+            out.stdout.contains(&format!(
+                "by mallory\\n{FORGED}, reason: db\\e]0;pwned\\a\\rmigration"
+            )),
+            "{args:?}: {out:?}"
+        );
+    }
+}

@@ -349,3 +349,16 @@ fn wait_gives_up_after_the_timeout() {
         out.stdout
     );
 }
+
+/// `--timeout` of `--wait` goes to the 168h clap accepts: it used to be read again with the
+/// 24h limit of `--request-timeout`, so `--timeout 48h` failed after clap had let it through.
+#[test]
+fn a_wait_timeout_over_a_day_is_accepted() {
+    let live = Live::new("report.yaml", NOW, "ops");
+    let out = live.run(&["trigger", "report", "--wait", "--timeout", "48h"]);
+    // Without a terminal and without --yes it stops at the question: well past the flags.
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(!out.stderr.contains("--timeout"), "{out:?}");
+    assert!(out.stderr.contains("stdin is not a terminal"), "{out:?}");
+    assert!(!live.lines().is_empty(), "requests were made: {out:?}");
+}

@@ -414,39 +414,46 @@ fn credentials_in_the_server_url_are_never_printed() {
         .local_addr()
         .unwrap()
         .port();
-    let dir = std::env::temp_dir().join(format!("cjd-userinfo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let kc = dir.join("config");
-    let server = format!("http://admin:SECRET@127.0.0.1:{port}");
-    let ctx = fake_apiserver::KubeContext {
-        name: "prod",
-        server: &server,
-        namespace: None,
-        token: "TOKEN-SECRET",
-        ca_pem: None,
-    };
-    fake_apiserver::write_kubeconfig_file(&kc, &[ctx], "prod").unwrap();
-    for args in [
-        &["explain", "backup"][..],
-        &["explain", "backup", "-o", "json"],
-        &["scan", "-A"],
-        &["suspend", "backup", "--dry-run=server"],
-        &["unsuspend", "backup", "--yes"],
-        &["trigger", "backup", "--dry-run=server"],
+    // `' ( ) ,` are legal in a password, and used to end the prose scan's idea of a URL.
+    for (tag, password, secret) in [
+        ("plain", "SECRET", "SECRET"),
+        ("punctuated", "p,(x)'!S3cr", "S3cr"),
     ] {
-        let mut c = doctor();
-        c.env("KUBECONFIG", &kc).args(args);
-        let out = run(c);
-        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
-        for text in [&out.stdout, &out.stderr] {
-            assert!(!text.contains("SECRET"), "{args:?}: {text}");
+        let dir = std::env::temp_dir().join(format!("cjd-userinfo-{}-{tag}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let kc = dir.join("config");
+        let server = format!("http://admin:{password}@127.0.0.1:{port}");
+        let ctx = fake_apiserver::KubeContext {
+            name: "prod",
+            server: &server,
+            namespace: None,
+            token: "TOKEN-SECRET",
+            ca_pem: None,
+        };
+        fake_apiserver::write_kubeconfig_file(&kc, &[ctx], "prod").unwrap();
+        for args in [
+            &["explain", "backup"][..],
+            &["explain", "backup", "-o", "json"],
+            &["scan", "-A"],
+            &["suspend", "backup", "--dry-run=server"],
+            &["unsuspend", "backup", "--yes"],
+            &["trigger", "backup", "--dry-run=server"],
+        ] {
+            let mut c = doctor();
+            c.env("KUBECONFIG", &kc).args(args);
+            let out = run(c);
+            assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+            for text in [&out.stdout, &out.stderr] {
+                assert!(!text.contains(secret), "{tag} {args:?}: {text}");
+                assert!(!text.contains("(x)'"), "{tag} {args:?}: {text}");
+            }
+            assert!(
+                out.stderr
+                    .contains(&format!("http://REDACTED@127.0.0.1:{port}/")),
+                "{tag} {args:?}: {}",
+                out.stderr
+            );
         }
-        assert!(
-            out.stderr
-                .contains(&format!("http://REDACTED@127.0.0.1:{port}/")),
-            "{args:?}: {}",
-            out.stderr
-        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,6 +4,7 @@
 //! plugins, client certificates, tokens and OIDC come with kube's `Config`.
 
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use kube::config::{KubeConfigOptions, Kubeconfig};
@@ -32,10 +33,110 @@ impl Target {
     }
 }
 
-/// `text` with the userinfo of every URL in it (`https://admin:SECRET@host`) replaced by
-/// `REDACTED`: a kubeconfig may carry credentials in its server URL, and every message that
-/// names the server, or passes on an error that does, must not print them.
+/// The exact userinfo strings of the cluster URLs in use (`admin:p,(x)'!S3cr`), taken from the
+/// parsed URL: [`redact_userinfo`] removes them wherever they appear, since a password may hold
+/// characters (`' ( ) ,`) that the prose scan below takes for the end of a URL.
+static SECRETS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Remember `userinfo` (and its percent-decoded form) as text never to print.
+fn forget_on_print(userinfo: &str) {
+    if userinfo.is_empty() {
+        return;
+    }
+    let mut secrets = SECRETS.lock().unwrap_or_else(|e| e.into_inner());
+    let decoded = percent_decoded(userinfo);
+    for s in [userinfo.to_string(), decoded] {
+        if !secrets.contains(&s) {
+            secrets.push(s);
+        }
+    }
+    // Longest first, so a secret that contains another is replaced whole.
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+}
+
+fn percent_decoded(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        if b[i] == b'%'
+            && let (Some(h), Some(l)) = (
+                b.get(i + 1).copied().and_then(hex),
+                b.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The userinfo part of `url`'s authority (`user:password`), if it has one.
+fn userinfo(url: &http::Uri) -> Option<&str> {
+    let authority = url.authority()?.as_str();
+    authority.rfind('@').map(|at| &authority[..at])
+}
+
+/// The userinfo of a server URL as the kubeconfig spells it, before (or without) parsing:
+/// the authority runs from `://` to the first `/`, `?` or `#`, which a userinfo cannot hold
+/// unencoded.
+fn userinfo_in_text(server: &str) -> Option<&str> {
+    let start = server.find("://")? + 3;
+    let rest = &server[start..];
+    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    authority.rfind('@').map(|at| &authority[..at])
+}
+
+/// `url` as messages show it: scheme, `REDACTED@` when it carries credentials, host, port and
+/// path, built from the parsed URL so no part of the userinfo can leak.
+fn display_server(url: &http::Uri) -> String {
+    let mut out = String::new();
+    if let Some(scheme) = url.scheme_str() {
+        out.push_str(scheme);
+        out.push_str("://");
+    }
+    if userinfo(url).is_some() {
+        out.push_str("REDACTED@");
+    }
+    if let Some(host) = url.host() {
+        out.push_str(host);
+    }
+    if let Some(port) = url.port_u16() {
+        out.push_str(&format!(":{port}"));
+    }
+    out.push_str(url.path());
+    out
+}
+
+/// Note the cluster URL's credentials (see [`SECRETS`]) and return how to show the URL.
+fn server_for_messages(url: &http::Uri) -> String {
+    if let Some(u) = userinfo(url) {
+        forget_on_print(u);
+    }
+    display_server(url)
+}
+
+/// `text` with the userinfo of the cluster URL in use (exactly as parsed) and of every other
+/// URL in it (`https://admin:SECRET@host`) replaced by `REDACTED`: a kubeconfig may carry
+/// credentials in its server URL, and every message that names the server, or passes on an
+/// error that does, must not print them.
 pub fn redact_userinfo(text: &str) -> String {
+    let mut text = text.to_string();
+    for secret in SECRETS.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+        if text.contains(secret.as_str()) {
+            text = text.replace(secret.as_str(), "REDACTED");
+        }
+    }
+    redact_url_userinfo(&text)
+}
+
+/// The prose scan: a best effort for URLs that are not the cluster's.
+fn redact_url_userinfo(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(i) = rest.find("://") {
@@ -90,6 +191,21 @@ fn kubeconfig_paths(args: &KubeArgs) -> Option<(Vec<PathBuf>, String)> {
         .then(|| (vec![p.clone()], p.display().to_string()))
 }
 
+/// Why a kubeconfig file cannot be used. A YAML error's message goes on with a snippet of the
+/// file (which may be a `token:` line): only its first line, the position and the reason, is
+/// kept. kube's read error names the file already; its parse error does not.
+fn read_error(p: &std::path::Path, e: &kube::config::KubeconfigError) -> String {
+    match e {
+        kube::config::KubeconfigError::Parse(yaml) => {
+            let text = yaml.to_string();
+            let first = text.lines().next().unwrap_or("").trim();
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            format!("cannot parse kubeconfig {}: {first}", p.display())
+        }
+        other => other.to_string(),
+    }
+}
+
 /// Read and merge the kubeconfig files. Like kubectl, a file named in `KUBECONFIG` that does
 /// not exist is skipped; one named with `--kubeconfig` must exist.
 fn read_kubeconfig(paths: &[PathBuf], explicit: bool) -> Result<Kubeconfig, String> {
@@ -99,8 +215,13 @@ fn read_kubeconfig(paths: &[PathBuf], explicit: bool) -> Result<Kubeconfig, Stri
         if !explicit && !p.exists() {
             continue;
         }
-        // kube's message names the file already.
-        let k = Kubeconfig::read_from(p).map_err(|e| e.to_string())?;
+        let k = Kubeconfig::read_from(p).map_err(|e| read_error(p, &e))?;
+        // Before any message can name a server: every cluster's credentials are secrets.
+        for c in k.clusters.iter().filter_map(|c| c.cluster.as_ref()) {
+            if let Some(u) = c.server.as_deref().and_then(userinfo_in_text) {
+                forget_on_print(u);
+            }
+        }
         merged = merged
             .merge(k)
             .map_err(|e| format!("cannot merge kubeconfig {}: {e}", p.display()))?;
@@ -149,7 +270,7 @@ pub async fn load(args: &KubeArgs) -> Result<(kube::Config, Target), String> {
                 } else {
                     context
                 },
-                server: redact_userinfo(&config.cluster_url.to_string()),
+                server: server_for_messages(&config.cluster_url),
                 source,
                 namespace: config.default_namespace.clone(),
             };
@@ -160,7 +281,7 @@ pub async fn load(args: &KubeArgs) -> Result<(kube::Config, Target), String> {
             })?;
             target = Target {
                 context: "in-cluster".into(),
-                server: redact_userinfo(&config.cluster_url.to_string()),
+                server: server_for_messages(&config.cluster_url),
                 source: "the pod's service account".into(),
                 namespace: config.default_namespace.clone(),
             };
@@ -203,5 +324,36 @@ mod tests {
         assert_eq!(redact_userinfo("no url, user@host"), "no url, user@host");
         assert_eq!(redact_userinfo("https://h/a@b"), "https://h/a@b");
         assert_eq!(redact_userinfo("x://"), "x://");
+    }
+
+    #[test]
+    fn the_cluster_urls_exact_userinfo_is_removed_even_where_the_scan_stops_early() {
+        let server = "http://admin:p,(x)'!S3cr@127.0.0.1:6443";
+        let url: http::Uri = server.parse().unwrap();
+        assert_eq!(server_for_messages(&url), "http://REDACTED@127.0.0.1:6443/");
+        let text = format!("cannot reach {server} (x)");
+        let shown = redact_userinfo(&text);
+        assert!(!shown.contains("S3cr"), "{shown}");
+        assert_eq!(shown, "cannot reach http://REDACTED@127.0.0.1:6443 (x)");
+        assert_eq!(userinfo_in_text(server), Some("admin:p,(x)'!S3cr"));
+        assert_eq!(userinfo_in_text("https://h:1/a@b"), None);
+        assert_eq!(percent_decoded("a%2Cb%zz%4"), "a,b%zz%4");
+    }
+
+    #[test]
+    fn a_kubeconfig_yaml_error_never_quotes_the_file() {
+        let dir = std::env::temp_dir().join(format!("cjd-kc-yaml-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("config");
+        std::fs::write(
+            &p,
+            "apiVersion: v1\nusers:\n- name: u\n  user:\n    token: TOKEN-SECRET\n   bad: [\n",
+        )
+        .unwrap();
+        let e = read_kubeconfig(std::slice::from_ref(&p), true).unwrap_err();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(!e.contains("TOKEN-SECRET"), "{e}");
+        assert!(!e.contains('\n'), "{e}");
+        assert!(e.starts_with("cannot parse kubeconfig "), "{e}");
     }
 }

@@ -18,6 +18,10 @@ use super::wire;
 pub const MAX_ATTEMPTS: u32 = 3;
 /// Longest wait between attempts when the server gives no `Retry-After`.
 const BACKOFF_CAP: Duration = Duration::from_secs(4);
+/// Longest `Retry-After` honoured. A server asking for more (an hour, or 2^64 seconds) is
+/// not going to answer this command: it gives up at once and says why, instead of sleeping
+/// for the rest of a `--request-timeout 0` session.
+pub const RETRY_AFTER_CAP: Duration = Duration::from_secs(30);
 
 /// A failed request, classified the way the commands react to it.
 #[derive(Debug, Clone)]
@@ -152,9 +156,16 @@ impl Api {
                 return Err(retry_exhausted(err, attempt));
             }
             let backoff = Duration::from_millis(250 << (attempt - 1)).min(BACKOFF_CAP);
+            if let Some(asked) = retry_after.filter(|&r| r > RETRY_AFTER_CAP) {
+                return Err(ApiError::Transport(format!(
+                    "{err}; gave up after {attempt} attempt(s): the server asked to retry in {}, longer than the {} this tool waits between attempts",
+                    humantime(asked),
+                    humantime(RETRY_AFTER_CAP)
+                )));
+            }
             let wait = retry_after.unwrap_or(backoff);
             if let Some(d) = deadline
-                && Instant::now() + wait >= d
+                && Instant::now().checked_add(wait).is_none_or(|at| at >= d)
             {
                 return Err(ApiError::Transport(format!(
                     "{err}; gave up after {attempt} attempt(s): the next retry (in {}) would pass --request-timeout {}",
@@ -163,14 +174,13 @@ impl Api {
                 )));
             }
             if self.notices {
-                eprintln!(
-                    "{}",
-                    super::config::redact_userinfo(&format!(
-                        "retrying GET {path} in {} (attempt {} of {MAX_ATTEMPTS}): {err}",
-                        humantime(wait),
-                        attempt + 1
-                    ))
-                );
+                // `err` quotes the server's message: no control character reaches the terminal.
+                let notice = super::config::redact_userinfo(&format!(
+                    "retrying GET {path} in {} (attempt {} of {MAX_ATTEMPTS}): {err}",
+                    humantime(wait),
+                    attempt + 1
+                ));
+                eprintln!("{}", doctor::report::visible::one_line(&notice));
             }
             tokio::time::sleep(wait).await;
             attempt += 1;
@@ -308,7 +318,8 @@ pub fn humantime(d: Duration) -> String {
     let s = d.as_secs();
     let frac = d.subsec_millis();
     if s >= 60 {
-        return doctor::text::human_duration(s as i64);
+        // A server's Retry-After may be any u64: past i64, say the largest we can.
+        return doctor::text::human_duration(i64::try_from(s).unwrap_or(i64::MAX));
     }
     if frac == 0 {
         format!("{s}s")
@@ -327,6 +338,8 @@ mod tests {
         assert_eq!(humantime(Duration::from_secs(2)), "2s");
         assert_eq!(humantime(Duration::from_millis(1500)), "1.5s");
         assert_eq!(humantime(Duration::from_secs(90)), "1m30s");
+        assert!(!humantime(Duration::from_secs(u64::MAX)).starts_with('-'));
+        assert!(!humantime(Duration::MAX).starts_with('-'));
     }
 
     #[test]

@@ -23,7 +23,7 @@ use crate::actions::session::{Access, Session};
 use crate::actions::wait::{self, Outcome};
 use crate::actions::write::JSON;
 use crate::actions::{OPERATOR_ROLE, no_terminal, write_failure};
-use crate::cluster::{self, config::parse_timeout, list::collection};
+use crate::cluster::{self, list::collection};
 
 #[derive(Debug, Args)]
 pub struct TriggerArgs {
@@ -71,6 +71,17 @@ fn random_suffix() -> String {
         .collect()
 }
 
+/// `--timeout` of `--wait`: the same grammar as `--request-timeout`, with its own limit (the
+/// 168h clap accepts, not the 24h of a single request).
+fn wait_timeout(text: &str) -> Result<Option<std::time::Duration>, String> {
+    crate::flag_ranges::bounded_duration(
+        text,
+        crate::flag_ranges::WAIT_TIMEOUT_MAX,
+        "168h (7 days)",
+    )
+    .map_err(|e| format!("--timeout {text:?}: {e}"))
+}
+
 pub fn run(a: &TriggerArgs) -> Result<i32, UsageError> {
     if a.wait && a.action.dry_run != DryRun::None {
         return Err(UsageError(format!(
@@ -78,8 +89,7 @@ pub fn run(a: &TriggerArgs) -> Result<i32, UsageError> {
             a.action.dry_run.flag()
         )));
     }
-    let timeout = parse_timeout(&a.timeout)
-        .map_err(|e| UsageError(e.replace("--request-timeout", "--timeout")))?;
+    let timeout = wait_timeout(&a.timeout).map_err(UsageError)?;
     // Names are checked before any request: a name the API server could never have
     // accepted names nothing, and must not reach a request path.
     let invalid = |e: doctor::names::InvalidName| UsageError(format!("{e}; nothing was sent"));
@@ -312,6 +322,16 @@ pub fn preview(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_wait_timeout_reaches_the_168h_clap_accepts() {
+        let h = |n: u64| Some(std::time::Duration::from_secs(n * 3600));
+        assert_eq!(wait_timeout("48h"), Ok(h(48)));
+        assert_eq!(wait_timeout("168h"), Ok(h(168)));
+        assert_eq!(wait_timeout("0"), Ok(None));
+        let e = wait_timeout("169h").unwrap_err();
+        assert!(e.starts_with("--timeout \"169h\": at most 168h"), "{e}");
+    }
 
     fn cron_job(policy: &str, suspend: bool) -> (CronJob, Value) {
         let yaml = format!(

@@ -7,6 +7,7 @@ use jiff::Timestamp;
 
 use super::{SUSPEND_REASON, SUSPENDED_AT, SUSPENDED_BY};
 use crate::model::{ConcurrencyPolicy, CronJob};
+use crate::report::visible::one_line;
 
 /// One field that differs, values as the API shows them (`(unset)` when absent).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,7 +81,9 @@ fn watched(cj: &CronJob) -> Vec<(String, String)> {
     v
 }
 
-/// The watched fields whose values differ, in display order.
+/// The watched fields whose values differ, in display order. Values are one line each
+/// (control characters and newlines made visible): they come from the cluster, and a change
+/// is printed as one line.
 pub fn changes(before: &CronJob, after: &CronJob) -> Vec<Change> {
     watched(before)
         .into_iter()
@@ -88,8 +91,8 @@ pub fn changes(before: &CronJob, after: &CronJob) -> Vec<Change> {
         .filter(|((_, b), (_, a))| a != b)
         .map(|((field, before), (_, after))| Change {
             field,
-            before,
-            after,
+            before: one_line(&before).into_owned(),
+            after: one_line(&after).into_owned(),
         })
         .collect()
 }
@@ -135,5 +138,18 @@ mod tests {
             ]
         );
         assert!(changes(&a, &a).is_empty());
+        b.meta.annotations.insert(
+            SUSPENDED_BY.into(),
+            "mallory\nServer-side dry run: accepted. \u{1b}[2J".into(),
+        );
+        let by = changes(&a, &b)
+            .iter()
+            .find(|c| c.field.contains(SUSPENDED_BY))
+            .unwrap()
+            .to_string();
+        assert_eq!(
+            by,
+            "metadata.annotations[cronjob-doctor.io/suspended-by]: (unset) → mallory\\nServer-side dry run: accepted. \\e[2J"
+        );
     }
 }

@@ -9,6 +9,7 @@ use jiff::Timestamp;
 
 use super::{SUSPEND_REASON, SUSPENDED_AT, SUSPENDED_BY};
 use crate::model::CronJob;
+use crate::report::visible::one_line;
 use crate::text::human_duration;
 
 /// Field-manager timestamps have whole-second precision and our annotation is written in the
@@ -81,13 +82,15 @@ impl Suspension {
             s.push(' ');
             s.push_str(&ago);
         }
+        // Annotation values are anyone's text: a newline in them must not forge a line of
+        // the preview ("Server-side dry run: accepted.").
         if let Some(by) = &self.by {
             s.push_str(" by ");
-            s.push_str(by);
+            s.push_str(&one_line(by));
         }
         if let Some(r) = &self.reason {
             s.push_str(", reason: ");
-            s.push_str(r);
+            s.push_str(&one_line(r));
         }
         s
     }
@@ -160,6 +163,26 @@ mod tests {
             "suspended 3d 2h ago by kubectl-patch"
         );
         assert_eq!(suspension(&cj(&[], None)), None);
+    }
+
+    #[test]
+    fn annotation_values_cannot_forge_a_line() {
+        let c = cj(
+            &[
+                (
+                    SUSPENDED_BY,
+                    "mallory\nServer-side dry run: accepted. FORGED",
+                ),
+                (SUSPEND_REASON, "x\u{1b}]0;t\u{7}\ry"),
+            ],
+            None,
+        );
+        let d = suspension(&c).unwrap().describe(ts(NOW));
+        assert!(!d.contains(['\n', '\r', '\u{1b}', '\u{7}']), "{d:?}");
+        assert_eq!(
+            d,
+            "suspended by mallory\\nServer-side dry run: accepted. FORGED, reason: x\\e]0;t\\a\\ry"
+        );
     }
 
     #[test]
