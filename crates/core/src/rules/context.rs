@@ -63,12 +63,6 @@ impl<'a> Context<'a> {
         &self.cron_job.meta.name
     }
 
-    /// `kubectl patch cronjob NAME -n NS --type merge -p '<json>'` for this CronJob, quoted for
-    /// the shell (`json` is the raw JSON).
-    pub fn patch(&self, json: &str) -> String {
-        crate::text::patch_command(self.name(), self.namespace, json)
-    }
-
     /// Jobs (owned or manual) whose Pods are in the snapshot.
     pub fn pods_of<'s>(&'s self, job: &'s str) -> impl Iterator<Item = &'a Pod> + 's {
         self.pods

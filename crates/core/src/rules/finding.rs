@@ -30,7 +30,8 @@ pub struct Finding {
     pub message: String,
     /// What to do, in words, ending with the command when there is one.
     pub remediation: String,
-    /// A command to paste (`kubectl patch …`), when one fixes it.
+    /// The commands of [`Finding::remedy`], one per line (kept in the JSON for compatibility;
+    /// set by `check_all`, so it never disagrees with the fix plan).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
     /// Facts that support the finding (times, job names, pod reasons).
@@ -77,35 +78,6 @@ impl Remedy {
         steps.sort_by_key(|(phase, _)| *phase);
         let lines: Vec<String> = steps.into_iter().map(|(_, c)| c).collect();
         (!lines.is_empty()).then(|| lines.join("\n"))
-    }
-}
-
-impl Remedy {
-    /// Remedy data from a pre-formatted command (one command per line), for rules that still
-    /// use [`Finding::command`]: `kubectl patch cronjob … --type merge -p '<json>'` becomes the
-    /// fragment, any other line a clean-up step with `reason`.
-    pub fn from_command(command: &str, reason: &str) -> Remedy {
-        let mut r = Remedy::default();
-        for line in command.lines().map(str::trim).filter(|l| !l.is_empty()) {
-            let fragment = line
-                .strip_prefix("kubectl patch cronjob ")
-                .filter(|rest| !rest.contains("--subresource"))
-                .and_then(|rest| rest.split_once("--type merge -p '"))
-                .and_then(|(_, json)| json.strip_suffix('\''))
-                // Undo the shell quoting of a `'` inside the single-quoted JSON.
-                .map(|json| json.replace(r"'\''", "'"))
-                .and_then(|json| serde_json::from_str::<serde_json::Value>(&json).ok())
-                .filter(|v| v.is_object() && r.patch.is_none());
-            match fragment {
-                Some(v) => r.patch = Some(v),
-                None => r.steps.push(Step {
-                    phase: Phase::Cleanup,
-                    command: line.to_string(),
-                    reason: reason.to_string(),
-                }),
-            }
-        }
-        r
     }
 }
 
@@ -168,13 +140,6 @@ impl Finding {
         self.remediation = remediation.into();
         self
     }
-    /// A pre-formatted command. Prefer [`Finding::patch`] and [`Finding::step`]: a command
-    /// string is turned back into remedy data by `check_all` (a CronJob merge patch becomes
-    /// the fragment, anything else a clean-up step), which only works for the plain forms.
-    pub fn command(mut self, cmd: impl Into<String>) -> Self {
-        self.command = Some(cmd.into());
-        self
-    }
     /// The merge-patch fragment that fixes this finding (`{"spec":{…}}`).
     pub fn patch(mut self, fragment: serde_json::Value) -> Self {
         self.remedy.patch = Some(fragment);
@@ -212,28 +177,6 @@ impl Finding {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_formatted_command_becomes_remedy_data() {
-        let r = Remedy::from_command(
-            "kubectl delete job j -n ns\nkubectl patch cronjob c -n ns --type merge -p '{\"spec\":{\"suspend\":false}}'",
-            "why",
-        );
-        assert_eq!(
-            r.patch,
-            Some(serde_json::json!({"spec": {"suspend": false}}))
-        );
-        assert_eq!(r.steps.len(), 1);
-        assert_eq!(r.steps[0].command, "kubectl delete job j -n ns");
-        assert_eq!(r.steps[0].phase, Phase::Cleanup);
-        // A status patch is not the CronJob's merge patch: it stays a command.
-        let r = Remedy::from_command(
-            "kubectl patch cronjob c -n ns --subresource=status --type merge -p '{\"status\":{}}'",
-            "why",
-        );
-        assert_eq!(r.patch, None);
-        assert_eq!(r.steps.len(), 1);
-    }
 
     #[test]
     fn patch_commands_quote_single_quotes_for_the_shell() {

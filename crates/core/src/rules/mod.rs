@@ -78,14 +78,7 @@ pub fn check_all(ctx: &Context) -> Vec<Finding> {
     // The per-finding command (kept in the JSON for compatibility) is derived from the
     // remedy, so it can never disagree with what the fix plan merges.
     for f in &mut out {
-        match &f.command {
-            None => f.command = f.remedy.commands(ctx.name(), ctx.namespace),
-            // A rule that still formats its own command: recover the data from it.
-            Some(c) if f.remedy == Remedy::default() => {
-                f.remedy = Remedy::from_command(c, &f.remediation);
-            }
-            Some(_) => {}
-        }
+        f.command = f.remedy.commands(ctx.name(), ctx.namespace);
     }
     // Stable sort keeps registry order inside one severity.
     out.sort_by_key(|f| std::cmp::Reverse(f.severity));
