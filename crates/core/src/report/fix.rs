@@ -297,10 +297,27 @@ fn commands(
     notes: &[String],
 ) -> Vec<PlanCommand> {
     let mut out: Vec<PlanCommand> = Vec::new();
+    // A manifest the API server would refuse exists in no cluster: `kubectl patch` would fail
+    // (or change another object of that name). Its patch is an edit of the file, said as a
+    // comment so that pasting the plan stays harmless (SARIF carries the edit itself).
+    let refused = crate::rules::refused_on_create(cj, findings);
     if let Some(p) = patch {
+        let command = if refused {
+            let place = cj
+                .origin
+                .as_ref()
+                // One line whatever the file is called: a newline would end the comment.
+                .map(|o| format!("{}:{}", super::visible::one_line(&o.file), o.position.line))
+                .unwrap_or_else(|| "the manifest".into());
+            format!(
+                "# edit {place} before applying it (the API server refuses it as written): merge {p}"
+            )
+        } else {
+            patch_command(&cj.meta.name, namespace, p)
+        };
         out.push(PlanCommand {
             phase: Phase::Patch,
-            command: patch_command(&cj.meta.name, namespace, p),
+            command,
             reason: std::iter::once(format!("set {}", describe(p)))
                 .chain(notes.iter().cloned())
                 .collect::<Vec<_>>()

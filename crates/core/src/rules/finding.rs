@@ -66,13 +66,15 @@ pub struct Remedy {
 
 impl Remedy {
     /// The remedy as commands to paste, one per line, in phase order (None: nothing to run).
-    pub fn commands(&self, name: &str, namespace: &str) -> Option<String> {
+    /// `patch_in_cluster` false: the CronJob exists in no cluster (the API server refuses the
+    /// manifest), so the patch is left to the file edit and only the other steps are given.
+    pub fn commands(&self, name: &str, namespace: &str, patch_in_cluster: bool) -> Option<String> {
         let mut steps: Vec<(Phase, String)> = self
             .steps
             .iter()
             .map(|s| (s.phase, s.command.clone()))
             .collect();
-        if let Some(p) = &self.patch {
+        if let Some(p) = self.patch.as_ref().filter(|_| patch_in_cluster) {
             steps.push((Phase::Patch, patch_command(name, namespace, p)));
         }
         steps.sort_by_key(|(phase, _)| *phase);

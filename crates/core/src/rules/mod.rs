@@ -16,8 +16,35 @@ mod suspended;
 
 pub use context::Context;
 pub use finding::{Finding, Phase, Remedy, Severity, Step, patch_command};
+pub(crate) use manifest::is_live;
 pub use manifest::verdict;
 pub use runtime::not_running;
+
+/// A manifest (never read back from a cluster) with an error the API server refuses on create:
+/// it exists in no cluster, so a `kubectl patch` has nothing to patch.
+pub fn refused_on_create(cj: &crate::model::CronJob, findings: &[Finding]) -> bool {
+    !is_live(cj)
+        && findings
+            .iter()
+            .any(|f| f.severity == Severity::Error && REFUSED_ON_CREATE.contains(&f.slug))
+}
+
+/// Rules whose error means the API server refuses to create the CronJob as written: a manifest
+/// with one of them (and never applied) exists in no cluster, so its fix is an edit of the file,
+/// not a `kubectl patch`.
+pub const REFUSED_ON_CREATE: &[&str] = &[
+    "schedule-missing",
+    "invalid-schedule",
+    "unknown-time-zone",
+    "restart-policy-invalid",
+    "pod-template-missing",
+    "concurrency-policy-invalid",
+    "name-too-long",
+    "deprecated-api-version",
+    "tz-in-schedule",
+    "field-out-of-range",
+    "wrong-field-type",
+];
 
 /// Static description of a rule. Everything a user reads about the rule lives here.
 #[derive(Debug)]
@@ -77,8 +104,9 @@ pub fn check_all(ctx: &Context) -> Vec<Finding> {
     }
     // The per-finding command (kept in the JSON for compatibility) is derived from the
     // remedy, so it can never disagree with what the fix plan merges.
+    let in_cluster = !refused_on_create(ctx.cron_job, &out);
     for f in &mut out {
-        f.command = f.remedy.commands(ctx.name(), ctx.namespace);
+        f.command = f.remedy.commands(ctx.name(), ctx.namespace, in_cluster);
     }
     // Stable sort keeps registry order inside one severity.
     out.sort_by_key(|f| std::cmp::Reverse(f.severity));

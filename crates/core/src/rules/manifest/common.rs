@@ -70,7 +70,7 @@ pub(super) fn schedule_patch(schedule: &str) -> serde_json::Value {
 
 /// True for an object read from a cluster (or dumped from one): it exists, so create-time
 /// validation no longer applies to it.
-pub(super) fn is_live(cj: &CronJob) -> bool {
+pub(crate) fn is_live(cj: &CronJob) -> bool {
     !cj.meta.uid.is_empty()
         || cj.meta.creation_timestamp.is_some()
         || !cj.meta.resource_version.is_empty()

@@ -4,6 +4,7 @@
 use super::Rule;
 
 mod common;
+pub(crate) use common::is_live;
 mod cron_items;
 mod dst_shared;
 mod step_traps;

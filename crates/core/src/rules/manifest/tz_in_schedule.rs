@@ -172,13 +172,9 @@ fn check(ctx: &Context) -> Vec<Finding> {
             }
             fix.push('.');
             f = f.fix(fix);
-            // `kubectl patch` needs an object in the cluster: only offer it for one that exists
-            // (read from a cluster) or that the target release lets exist. A manifest the API
-            // server refuses to create is fixed in the file, as the remediation says.
-            let can_exist = live || (!features.tz_in_schedule_rejected_on_create && tz.is_none());
-            if can_exist {
-                f = f.patch(serde_json::json!({"spec": {"schedule": rest, "timeZone": zone}}));
-            }
+            // The fix plan turns this into an edit of the file, not a `kubectl patch`, when the
+            // API server would refuse the manifest (see `report::fix`).
+            f = f.patch(serde_json::json!({"spec": {"schedule": rest, "timeZone": zone}}));
         }
         (Some(("Local", rest)), None) => {
             f = f.fix(format!("Drop the prefix (schedule {}): TZ=Local is the controller's zone anyway; set spec.timeZone to name it.", go_quote(rest)));
@@ -240,16 +236,25 @@ mod tests {
         let r = run(RULE.fires_on, RULE.example_now);
         let f = findings(&r, "tz-in-schedule");
         assert_eq!(f[0].command, None);
-        assert!(f[0].remedy.patch.is_none());
+        // The patch is still data (the file edit: the plan's patch and SARIF's fix) ...
+        assert!(f[0].remedy.patch.is_some());
         assert!(
             f[0].remediation.contains("Move the zone to spec.timeZone"),
             "{}",
             f[0].remediation
         );
+        // ... but the plan says to edit the file, and no command is a `kubectl patch`.
+        let plan = &r.cron_jobs[0].fix;
+        assert!(plan.patch.is_some(), "{plan:?}");
         assert!(
-            r.cron_jobs[0].fix.patch.is_none(),
-            "{:?}",
-            r.cron_jobs[0].fix
+            plan.commands
+                .iter()
+                .all(|c| !c.command.contains("kubectl patch"))
+                && plan
+                    .commands
+                    .iter()
+                    .any(|c| c.command.starts_with("# edit example.yaml:")),
+            "{plan:?}"
         );
         // With spec.timeZone too, no release creates it.
         let both = RULE.fires_on.replace(
