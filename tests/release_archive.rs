@@ -75,12 +75,28 @@ fn release_script() -> Command {
 }
 
 /// A scratch directory of this process: two test runs at once (a developer's and an agent's in
-/// one checkout) must not delete each other's archives half-way.
-fn fresh_dir(name: &str) -> PathBuf {
+/// one checkout) must not delete each other's archives half-way. It is removed when the test
+/// ends (each run left ~1 GB of binaries and archives behind before), pass or fail.
+struct ScratchDir(PathBuf);
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl std::ops::Deref for ScratchDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+fn fresh_dir(name: &str) -> ScratchDir {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    ScratchDir(dir)
 }
 
 #[test]
