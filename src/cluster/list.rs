@@ -1,9 +1,14 @@
-//! Paged LISTs: `limit` + `continue`, one page in memory at a time (its bytes are dropped as
-//! soon as the page is parsed, its items converted to the model and filtered as they arrive).
+//! Paged LISTs: `limit` + `continue`, at most two pages of one list in memory (the one being
+//! parsed and the next one, already requested: see [`Pager`]); each page's bytes are dropped as
+//! soon as it is parsed, its items converted to the model and filtered as they arrive.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use serde::de::DeserializeOwned;
+use bytes::Bytes;
+use serde::de::{DeserializeOwned, Deserializer, IgnoredAny, MapAccess, Visitor};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::task::JoinHandle;
 
 use super::http::{Api, ApiError};
 use super::request::ApiPath;
@@ -13,24 +18,50 @@ use super::wire;
 /// per-request latency is amortised, small enough that one page stays a few megabytes.
 pub const PAGE: usize = 500;
 
-/// One LIST, a page at a time.
-pub struct Pager<'a> {
-    api: &'a Api,
-    path: &'a ApiPath,
-    params: &'a [(&'a str, String)],
+/// A page's body with the permit it was fetched under (held until the body is parsed, so the
+/// permits bound the bodies in memory as well as the requests in flight).
+type Fetched = (Result<Bytes, ApiError>, Option<OwnedSemaphorePermit>);
+
+/// One LIST, a page at a time. As soon as a page arrives its continue token is read (the
+/// list's `metadata` comes before its `items`, so this costs a few hundred bytes of parsing)
+/// and the next page is requested while this one is parsed: the round trip overlaps the CPU
+/// work instead of following it.
+pub struct Pager {
+    api: Api,
+    path: ApiPath,
+    params: Vec<(&'static str, String)>,
+    /// Requests in flight (with their unparsed bodies) across every pager sharing it.
+    limit: Option<Arc<Semaphore>>,
     cont: Option<String>,
     done: bool,
+    ahead: Option<JoinHandle<Fetched>>,
 }
 
-impl<'a> Pager<'a> {
-    pub fn new(api: &'a Api, path: &'a ApiPath, params: &'a [(&'a str, String)]) -> Self {
+impl Drop for Pager {
+    fn drop(&mut self) {
+        if let Some(h) = self.ahead.take() {
+            h.abort();
+        }
+    }
+}
+
+impl Pager {
+    pub fn new(api: &Api, path: &ApiPath, params: &[(&'static str, String)]) -> Self {
         Pager {
-            api,
-            path,
-            params,
+            api: api.clone(),
+            path: path.clone(),
+            params: params.to_vec(),
+            limit: None,
             cont: None,
             done: false,
+            ahead: None,
         }
+    }
+
+    /// Share `limit` with other pagers: each request and its body hold one permit.
+    pub fn limited(mut self, limit: Arc<Semaphore>) -> Self {
+        self.limit = Some(limit);
+        self
     }
 
     /// Whether a page was read already (a restart would repeat items).
@@ -40,31 +71,88 @@ impl<'a> Pager<'a> {
 
     /// Start again from the first page (after an expired continue token).
     pub fn restart(&mut self) {
+        if let Some(h) = self.ahead.take() {
+            h.abort();
+        }
         self.cont = None;
         self.done = false;
     }
 
-    /// The next page's items, or None after the last page. The body's bytes are dropped as
-    /// soon as they are parsed.
-    pub async fn next<W: DeserializeOwned>(&mut self) -> Result<Option<Vec<W>>, ApiError> {
-        if self.done {
-            return Ok(None);
-        }
-        let mut q = self.params.to_vec();
+    fn fetch(&self) -> impl Future<Output = Fetched> + Send + 'static {
+        let mut q = self.params.clone();
         q.push(("limit", PAGE.to_string()));
         if let Some(c) = &self.cont {
             q.push(("continue", c.clone()));
         }
-        let body = self.api.get(self.path, &q).await?;
-        let page: wire::List<W> = serde_json::from_slice(&body).map_err(|e| {
+        let (api, path, limit) = (self.api.clone(), self.path.clone(), self.limit.clone());
+        async move {
+            let permit = match limit {
+                Some(l) => l.acquire_owned().await.ok(),
+                None => None,
+            };
+            (api.get(&path, &q).await, permit)
+        }
+    }
+
+    /// The next page's items, or None after the last page.
+    pub async fn next<W: DeserializeOwned>(&mut self) -> Result<Option<Vec<W>>, ApiError> {
+        if self.done {
+            return Ok(None);
+        }
+        let (body, permit) = match self.ahead.take() {
+            Some(h) => h
+                .await
+                .map_err(|e| ApiError::Transport(format!("page request failed: {e}")))?,
+            None => self.fetch().await,
+        };
+        let body = body?;
+        let unexpected = |e: serde_json::Error| {
             ApiError::Transport(format!("unexpected answer to GET {}: {e}", self.path))
-        })?;
-        drop(body);
-        match page.metadata.continue_ {
-            Some(c) if !c.is_empty() => self.cont = Some(c),
+        };
+        match peek_continue(&body).map_err(unexpected)? {
+            Some(c) if !c.is_empty() => {
+                self.cont = Some(c);
+                self.ahead = Some(tokio::spawn(self.fetch()));
+            }
             _ => self.done = true,
         }
+        let page: wire::List<W> = serde_json::from_slice(&body).map_err(unexpected)?;
+        drop(body);
+        drop(permit);
         Ok(Some(page.items))
+    }
+}
+
+/// The continue token of a list body, read without parsing its items when `metadata` comes
+/// first (as the API server writes it); a body with `items` first is skipped through, still
+/// correct. Errors only for a body that is not a JSON object.
+pub fn peek_continue(body: &[u8]) -> Result<Option<String>, serde_json::Error> {
+    struct Peek<'a>(&'a mut Option<String>);
+    impl<'de> Visitor<'de> for Peek<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                if key == "metadata" {
+                    let meta: wire::ListMeta = map.next_value()?;
+                    *self.0 = meta.continue_;
+                    // Found: stop here instead of reading the items.
+                    return Err(serde::de::Error::custom(FOUND));
+                }
+                map.next_value::<IgnoredAny>()?;
+            }
+            Ok(())
+        }
+    }
+    const FOUND: &str = "\u{0}continue token found";
+    let mut token = None;
+    let mut de = serde_json::Deserializer::from_slice(body);
+    match de.deserialize_map(Peek(&mut token)) {
+        Ok(()) => Ok(token),
+        Err(e) if e.to_string().starts_with(FOUND) => Ok(token),
+        Err(e) => Err(e),
     }
 }
 
@@ -74,7 +162,7 @@ impl<'a> Pager<'a> {
 pub async fn list_all<W, M>(
     api: &Api,
     path: &ApiPath,
-    params: &[(&str, String)],
+    params: &[(&'static str, String)],
     mut keep: impl FnMut(W) -> Option<M>,
     seen: Option<&AtomicUsize>,
 ) -> Result<Vec<M>, ApiError>
@@ -105,4 +193,32 @@ where
 /// Collection path of a resource, namespaced or across all namespaces (segments encoded).
 pub fn collection(group_version: &str, resource: &str, namespace: Option<&str>) -> ApiPath {
     ApiPath::collection(group_version, resource, namespace)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::peek_continue;
+
+    #[test]
+    fn the_continue_token_is_read_before_the_items() {
+        let t = |s: &str| peek_continue(s.as_bytes()).unwrap();
+        assert_eq!(
+            t(r#"{"kind":"JobList","metadata":{"continue":"abc"},"items":[{"x":1}]}"#),
+            Some("abc".into())
+        );
+        // Stops at metadata: whatever follows is not even looked at.
+        assert_eq!(
+            t(r#"{"metadata":{"continue":"abc","resourceVersion":"7"},"items":[not json"#),
+            Some("abc".into())
+        );
+        // Items first, or no metadata at all: still right.
+        assert_eq!(
+            t(r#"{"items":[{"a":[1,{"b":"}"}]}],"metadata":{"continue":"z"}}"#),
+            Some("z".into())
+        );
+        assert_eq!(t(r#"{"items":[]}"#), None);
+        assert_eq!(t(r#"{"metadata":{}}"#), None);
+        assert!(peek_continue(b"[1]").is_err());
+        assert!(peek_continue(b"{\"metadata\":{\"continue\":5}}").is_err());
+    }
 }

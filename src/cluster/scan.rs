@@ -1,35 +1,53 @@
-//! What `scan` reads, as a stream of complete namespaces: five paged LISTs (CronJobs, Jobs, two
-//! for the Pods of Jobs, Events) run side by side and are cut into one small snapshot per
-//! namespace as soon as every list has moved past it, so the diagnosis runs while the rest is
-//! still arriving and the whole cluster is never in memory at once.
+//! What `scan` reads, as a stream of complete namespaces. The CronJob list comes first: it
+//! says which namespaces matter and how many Jobs to expect in each (from the history limits).
+//! Then the evidence lists (Jobs, two for the Pods of Jobs, Events) are read in *slices* that
+//! run side by side (`slices`): a big namespace is one slice of its own, namespace-scoped
+//! LISTs; every other namespace is read by one cluster-wide slice that excludes the big ones
+//! by field selector, so every object is read once. Namespaces are handed to the diagnosis in
+//! key order as soon as they are complete, while later ones are still arriving.
 //!
-//! This relies on LIST order: the API server returns items in `namespace/name` key order
-//! (etcd's and the watch cache's order, which `continue` tokens depend on). The lists also
-//! move in lockstep: a list may fetch its next page only while it is not ahead of the slowest
-//! one, which bounds what waits in memory to about one namespace per list. Should a server
-//! ever answer out of order, nothing is completed early any more, and objects that arrive for
-//! an already diagnosed namespace are counted and reported in a note.
+//! Bounds: at most [`CONCURRENCY`] requests (with their unparsed bodies) in flight, each list
+//! requests its next page while the current one is parsed (`list::Pager`), and nothing reads
+//! further than [`WINDOW`] namespaces beyond the one waiting to be handed out, so the lists
+//! may run ahead of each other but never hold more than a window of the cluster.
+//!
+//! The cluster-wide slice relies on LIST order: the API server returns items in
+//! `namespace/name` key order (etcd's and the watch cache's order, which `continue` tokens
+//! depend on). Should a server ever answer out of order, none of its namespaces is completed
+//! early any more, and objects that arrive for an already diagnosed namespace are counted and
+//! reported in a note.
 
 use std::cmp::Ordering as Cmp;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use doctor::model::{Event, Evidence, Snapshot};
+use doctor::model::{CronJob, Event, Evidence, Snapshot};
 use doctor::report::index::namespace_of;
 use serde::de::DeserializeOwned;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{Semaphore, mpsc, watch};
 
 use super::fetch::pod_selectors;
 use super::http::{Api, ApiError};
 use super::list::{Pager, collection};
 pub use super::progress::{Progress, thousands};
-use super::request::ApiPath;
 use super::wire::Listed;
 use super::{convert, evidence_missing, wire};
 
+#[path = "slices.rs"]
+pub mod slices;
+use slices::Plan;
+
+/// Requests in flight at once, over all lists. Each holds its body until it is parsed, so this
+/// also bounds the unparsed pages in memory (a page of Jobs is 1–3 MB). 16 keeps a remote
+/// API server's round trips overlapped; sensible values are 4 (one slice's lists) to 64.
+pub const CONCURRENCY: usize = 16;
+/// Namespaces that may be read ahead of the first one not yet handed out: what waits in
+/// memory is at most this many namespaces' objects.
+pub const WINDOW: usize = 16;
+
 /// `a` vs `b` in key order: `ns/` prefixes, so `a-b` sorts before `a` as in etcd.
-fn key_cmp(a: &str, b: &str) -> Cmp {
+pub(super) fn key_cmp(a: &str, b: &str) -> Cmp {
     a.bytes().chain([b'/']).cmp(b.bytes().chain([b'/']))
 }
 
@@ -49,45 +67,51 @@ fn key_cmp_item(i: &impl Listed, key: &str) -> Cmp {
 
 /// What the lists deliver, converted and filtered.
 enum Batch {
-    CronJobs(Vec<doctor::model::CronJob>),
+    CronJobs(Vec<CronJob>),
     Jobs(Vec<doctor::model::Job>),
     Pods(Vec<doctor::model::Pod>),
     Events(Vec<Event>),
 }
 
+/// Which list a message is about: the CronJob list, or one kind of evidence of one slice.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum From {
+    CronJobs,
+    Slice(usize, usize),
+}
+
 enum Msg {
     /// One page: its kept items, the namespace of its last raw item, and whether its raw items
     /// were in key order.
-    Page(usize, Batch, Option<String>, bool),
-    Done(usize),
-    Failed(usize, String, ApiError),
+    Page(From, Batch, Option<String>, bool),
+    Done(From),
+    Failed(From, String, ApiError),
     /// The list's continue token expired and it started again from the first page.
     Restarted(String, ApiError),
 }
 
-const CRON_JOBS: usize = 0;
-const JOBS: usize = 1;
-const PODS: usize = 2;
-const PODS_NEW_LABEL: usize = 3;
-const EVENTS: usize = 4;
-const STREAMS: usize = 5;
+/// Kinds of evidence, one list each per slice.
+const JOBS: usize = 0;
+const PODS: usize = 1;
+const PODS_NEW_LABEL: usize = 2;
+const EVENTS: usize = 3;
+const KINDS: usize = 4;
 
-/// One list as a task: fetch a page, send it, wait until the slowest list catches up.
+/// One list as a task: fetch a page, send it; with a gate, never fetch a page while this list
+/// is past the window's end (a namespace key; None: no end).
 #[allow(clippy::too_many_arguments)]
 async fn stream<W, M>(
-    api: Api,
-    id: usize,
-    path: ApiPath,
-    params: Vec<(&'static str, String)>,
+    mut pager: Pager,
+    from: From,
     convert: fn(W) -> Option<M>,
     wrap: fn(Vec<M>) -> Batch,
     seen: Arc<Progress>,
     tx: mpsc::Sender<Msg>,
-    mut low: watch::Receiver<Option<String>>,
+    mut gate: Option<watch::Receiver<Option<String>>>,
+    path: String,
 ) where
     W: DeserializeOwned + Listed,
 {
-    let mut pager = Pager::new(&api, &path, &params);
     let mut frontier: Option<String> = None;
     // `namespace/name` of the last raw item delivered, and after a restart the key up to
     // which items were delivered already (skipped when the list comes round again).
@@ -95,12 +119,11 @@ async fn stream<W, M>(
     let mut skip_upto: Option<String> = None;
     let mut restarted = false;
     loop {
-        if let Some(mine) = &frontier {
-            // Not ahead of the slowest list: its namespace is where the work is.
-            let ok = low
-                .wait_for(|l| {
-                    l.as_deref()
-                        .is_none_or(|l| key_cmp(mine, l) != Cmp::Greater)
+        if let (Some(mine), Some(gate)) = (&frontier, gate.as_mut()) {
+            let ok = gate
+                .wait_for(|end| {
+                    end.as_deref()
+                        .is_none_or(|e| key_cmp(mine, e) != Cmp::Greater)
                 })
                 .await;
             if ok.is_err() {
@@ -116,7 +139,7 @@ async fn stream<W, M>(
                 restarted = true;
                 pager.restart();
                 skip_upto = last_key.clone();
-                if tx.send(Msg::Restarted(path.to_string(), e)).await.is_err() {
+                if tx.send(Msg::Restarted(path.clone(), e)).await.is_err() {
                     return;
                 }
                 continue;
@@ -131,11 +154,11 @@ async fn stream<W, M>(
                 if let Some(i) = items.last() {
                     last_key = Some(item_key(i));
                 }
-                let c = match id {
-                    CRON_JOBS => &seen.cron_jobs,
-                    JOBS => &seen.jobs,
-                    PODS | PODS_NEW_LABEL => &seen.pods,
-                    _ => &seen.events,
+                let c = match from {
+                    From::CronJobs => &seen.cron_jobs,
+                    From::Slice(_, JOBS) => &seen.jobs,
+                    From::Slice(_, PODS | PODS_NEW_LABEL) => &seen.pods,
+                    From::Slice(..) => &seen.events,
                 };
                 c.fetch_add(items.len(), Ordering::Relaxed);
                 let ordered = items.windows(2).all(|w| {
@@ -145,10 +168,10 @@ async fn stream<W, M>(
                     frontier = Some(last.listed_namespace().to_string());
                 }
                 let kept: Vec<M> = items.into_iter().filter_map(convert).collect();
-                Msg::Page(id, wrap(kept), frontier.clone(), ordered)
+                Msg::Page(from, wrap(kept), frontier.clone(), ordered)
             }
-            Ok(None) => Msg::Done(id),
-            Err(e) => Msg::Failed(id, path.to_string(), e),
+            Ok(None) => Msg::Done(from),
+            Err(e) => Msg::Failed(from, path.clone(), e),
         };
         let last = !matches!(msg, Msg::Page(..));
         if tx.send(msg).await.is_err() || last {
@@ -157,29 +180,122 @@ async fn stream<W, M>(
     }
 }
 
-#[derive(Default)]
-struct State {
-    /// Namespace of the last item each list delivered (None: nothing yet).
-    frontier: [Option<String>; STREAMS],
-    done: [bool; STREAMS],
-    /// Why a list of evidence could not be read (its note); None while it is fine.
-    missing: [Option<String>; STREAMS],
+/// Starts lists as tasks, all sharing one request limit and one progress count.
+struct Spawner {
+    api: Api,
+    limit: Arc<Semaphore>,
+    seen: Arc<Progress>,
+    tx: mpsc::Sender<Msg>,
+    tasks: tokio::task::JoinSet<()>,
 }
 
-impl State {
-    /// The namespace every unfinished list has reached; None while one has not started.
-    fn low(&self) -> Option<Option<&str>> {
-        let mut low: Option<&str> = None;
-        for i in 0..STREAMS {
-            if self.done[i] {
-                continue;
-            }
-            let f = self.frontier[i].as_deref()?;
-            if low.is_none_or(|l| key_cmp(f, l) == Cmp::Less) {
-                low = Some(f);
-            }
+impl Spawner {
+    fn cron_jobs(&mut self, namespace: Option<&str>) {
+        let path = collection("batch/v1", "cronjobs", namespace);
+        let pager = Pager::new(&self.api, &path, &[]).limited(self.limit.clone());
+        self.tasks.spawn(stream(
+            pager,
+            From::CronJobs,
+            |w| Some(convert::cron_job(w)),
+            Batch::CronJobs,
+            self.seen.clone(),
+            self.tx.clone(),
+            None,
+            path.to_string(),
+        ));
+    }
+
+    /// The four evidence lists of slice `id`: namespace-scoped, or cluster-wide with
+    /// `field_selector` (the namespaces read by other slices, excluded).
+    fn slice(
+        &mut self,
+        id: usize,
+        namespace: Option<&str>,
+        field_selector: Option<&str>,
+        gate: Option<&watch::Receiver<Option<String>>>,
+    ) {
+        let [sel_old, sel_new] = pod_selectors("");
+        let lists: [(usize, &str, &str, Option<String>); KINDS] = [
+            (JOBS, "batch/v1", "jobs", None),
+            (PODS, "v1", "pods", Some(sel_old)),
+            (PODS_NEW_LABEL, "v1", "pods", Some(sel_new)),
+            (EVENTS, "v1", "events", None),
+        ];
+        for (kind, gv, resource, selector) in lists {
+            let path = collection(gv, resource, namespace);
+            let mut params: Vec<(&'static str, String)> =
+                selector.into_iter().map(|s| ("labelSelector", s)).collect();
+            params.extend(field_selector.map(|f| ("fieldSelector", f.to_string())));
+            let pager = Pager::new(&self.api, &path, &params).limited(self.limit.clone());
+            let (from, seen, tx) = (From::Slice(id, kind), self.seen.clone(), self.tx.clone());
+            let (gate, path) = (gate.cloned(), path.to_string());
+            match kind {
+                JOBS => self.tasks.spawn(stream(
+                    pager,
+                    from,
+                    |w| Some(convert::job(w)),
+                    Batch::Jobs,
+                    seen,
+                    tx,
+                    gate,
+                    path,
+                )),
+                PODS | PODS_NEW_LABEL => self.tasks.spawn(stream(
+                    pager,
+                    from,
+                    |w: wire::Pod| Some(convert::pod(w)).filter(|p| p.job_name().is_some()),
+                    Batch::Pods,
+                    seen,
+                    tx,
+                    gate,
+                    path,
+                )),
+                _ => self.tasks.spawn(stream(
+                    pager,
+                    from,
+                    |w: wire::Event| {
+                        matches!(w.involved_object.kind.as_str(), "CronJob" | "Job" | "Pod")
+                            .then(|| convert::event(w))
+                    },
+                    Batch::Events,
+                    seen,
+                    tx,
+                    gate,
+                    path,
+                )),
+            };
         }
-        Some(low)
+    }
+}
+
+/// Where one slice's lists are.
+#[derive(Default)]
+struct SliceState {
+    /// Namespace of the last item each list delivered (None: nothing yet).
+    frontier: [Option<String>; KINDS],
+    done: [bool; KINDS],
+    /// Why a list of evidence could not be read (its note); None while it is fine.
+    missing: [Option<String>; KINDS],
+    /// Every page of every list came in key order (only the cluster-wide slice needs it).
+    in_order: bool,
+    started: bool,
+}
+
+impl SliceState {
+    fn all_done(&self) -> bool {
+        self.done.iter().all(|d| *d)
+    }
+
+    /// Every list of this slice is done with namespace `ns` (key order).
+    fn past(&self, ns: &str) -> bool {
+        self.all_done()
+            || (self.in_order
+                && (0..KINDS).all(|k| {
+                    self.done[k]
+                        || self.frontier[k]
+                            .as_deref()
+                            .is_some_and(|f| key_cmp(f, ns) == Cmp::Greater)
+                }))
     }
 
     fn evidence(&self) -> Evidence {
@@ -191,39 +307,137 @@ impl State {
     }
 }
 
-/// Namespaces still being filled, by `ns/` key so that BTreeMap order is LIST order.
-#[derive(Default)]
-struct Buckets {
-    open: BTreeMap<String, Snapshot>,
-    /// Key of the last namespace handed out.
-    closed_upto: Option<String>,
+/// The namespaces being read, in key order, and how far they have been handed out.
+struct Work {
+    plan: Plan,
+    buckets: Vec<Option<Snapshot>>,
+    index: HashMap<String, usize>,
+    slices: Vec<SliceState>,
+    /// Index of the first namespace not handed out yet.
+    next_out: usize,
     /// Objects that arrived for a namespace already handed out.
     late: usize,
 }
 
-impl Buckets {
-    fn get(&mut self, ns: &str) -> Option<&mut Snapshot> {
-        let key = format!("{}/", namespace_of(ns));
-        if self
-            .closed_upto
-            .as_deref()
-            .is_some_and(|c| key.as_str() <= c)
-        {
-            self.late += 1;
-            return None;
+impl Work {
+    fn new(plan: Plan, cron_jobs: Vec<Vec<CronJob>>) -> Work {
+        let index = plan
+            .namespaces
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), i))
+            .collect();
+        let buckets = cron_jobs
+            .into_iter()
+            .map(|cron_jobs| {
+                Some(Snapshot {
+                    cron_jobs,
+                    ..Default::default()
+                })
+            })
+            .collect();
+        let slices = (0..plan.slice_count())
+            .map(|_| SliceState {
+                in_order: true,
+                ..Default::default()
+            })
+            .collect();
+        Work {
+            plan,
+            buckets,
+            index,
+            slices,
+            next_out: 0,
+            late: 0,
         }
-        Some(self.open.entry(key).or_default())
     }
 
-    /// Hand out the first open namespace if its key is below `below` (None: unconditionally).
-    fn pop_below(&mut self, below: Option<&str>) -> Option<Snapshot> {
-        let entry = self.open.first_entry()?;
-        if below.is_some_and(|b| entry.key().as_str() >= b) {
+    /// The bucket of namespace `ns`: None for a namespace without CronJobs (nothing to
+    /// diagnose there) and for one handed out already (counted as late).
+    fn bucket(&mut self, ns: &str) -> Option<&mut Snapshot> {
+        let i = *self.index.get(namespace_of(ns))?;
+        let b = self.buckets[i].as_mut();
+        if b.is_none() {
+            self.late += 1;
+        }
+        b
+    }
+
+    fn add(&mut self, batch: Batch) {
+        match batch {
+            Batch::CronJobs(_) => {}
+            Batch::Jobs(v) => {
+                for o in v {
+                    if let Some(s) = self.bucket(&o.meta.namespace.clone()) {
+                        s.jobs.push(o);
+                    }
+                }
+            }
+            Batch::Pods(v) => {
+                for o in v {
+                    if let Some(s) = self.bucket(&o.meta.namespace.clone()) {
+                        s.pods.push(o);
+                    }
+                }
+            }
+            Batch::Events(v) => {
+                for o in v {
+                    // The core's index files an Event under its object's namespace (the API
+                    // server requires the two to be equal anyway).
+                    let ns = if o.involved_object.namespace.is_empty() {
+                        o.meta.namespace.clone()
+                    } else {
+                        o.involved_object.namespace.clone()
+                    };
+                    if let Some(s) = self.bucket(&ns) {
+                        s.events.push(o);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The next namespace, if every list that reads it is done with it.
+    fn pop_ready(&mut self) -> Option<Snapshot> {
+        let i = self.next_out;
+        let ns = self.plan.namespaces.get(i)?;
+        let st = &self.slices[self.plan.slice_of(i)];
+        if !st.started || !st.past(ns) {
             return None;
         }
-        let (key, snap) = entry.remove_entry();
-        self.closed_upto = Some(key);
+        let evidence = st.evidence();
+        self.next_out += 1;
+        let mut snap = self.buckets[i].take()?;
+        snap.evidence = evidence;
         Some(snap)
+    }
+
+    /// End of the window for the cluster-wide slice: the namespace key it may read up to.
+    fn window_end(&self) -> Option<String> {
+        if !self.slices.iter().all(|s| s.in_order) {
+            return None; // out of order: nothing completes early, so nothing may wait.
+        }
+        self.plan.namespaces.get(self.next_out + WINDOW).cloned()
+    }
+
+    /// Slices of namespaces inside the window that have not started.
+    fn to_start(&mut self) -> Vec<usize> {
+        let upto = (self.next_out + WINDOW).min(self.plan.namespaces.len());
+        let mut ids = Vec::new();
+        for i in self.next_out..upto {
+            let s = self.plan.slice_of(i);
+            if !self.slices[s].started {
+                self.slices[s].started = true;
+                ids.push(s);
+            }
+        }
+        if let Some(r) = self.plan.rest_slice()
+            && !self.slices[r].started
+        {
+            self.slices[r].started = true;
+            ids.push(r);
+        }
+        ids
     }
 }
 
@@ -235,129 +449,101 @@ pub async fn scan(
     api: &Api,
     namespace: Option<&str>,
     progress: Arc<Progress>,
+    complete: impl FnMut(Snapshot),
+) -> Result<Vec<String>, (String, ApiError)> {
+    scan_with(
+        api,
+        namespace,
+        progress,
+        slices::Tuning::default(),
+        complete,
+    )
+    .await
+}
+
+/// [`scan`] with the slicing thresholds given (tests slice small clusters).
+pub(crate) async fn scan_with(
+    api: &Api,
+    namespace: Option<&str>,
+    progress: Arc<Progress>,
+    tuning: slices::Tuning,
     mut complete: impl FnMut(Snapshot),
 ) -> Result<Vec<String>, (String, ApiError)> {
-    let (tx, mut rx) = mpsc::channel::<Msg>(2 * STREAMS);
-    let (low_tx, low_rx) = watch::channel::<Option<String>>(None);
-    let mut tasks = tokio::task::JoinSet::new();
-    let [sel_old, sel_new] = pod_selectors("");
-    let lists: [(usize, &str, &str, Option<String>); STREAMS] = [
-        (CRON_JOBS, "batch/v1", "cronjobs", None),
-        (JOBS, "batch/v1", "jobs", None),
-        (PODS, "v1", "pods", Some(sel_old)),
-        (PODS_NEW_LABEL, "v1", "pods", Some(sel_new)),
-        (EVENTS, "v1", "events", None),
-    ];
-    for (id, gv, resource, selector) in lists {
-        let path = collection(gv, resource, namespace);
-        let params: Vec<(&'static str, String)> =
-            selector.into_iter().map(|s| ("labelSelector", s)).collect();
-        let (api, seen, tx, low) = (api.clone(), progress.clone(), tx.clone(), low_rx.clone());
-        match id {
-            CRON_JOBS => tasks.spawn(stream(
-                api,
-                id,
-                path,
-                params,
-                |w| Some(convert::cron_job(w)),
-                Batch::CronJobs,
-                seen,
-                tx,
-                low,
-            )),
-            JOBS => tasks.spawn(stream(
-                api,
-                id,
-                path,
-                params,
-                |w| Some(convert::job(w)),
-                Batch::Jobs,
-                seen,
-                tx,
-                low,
-            )),
-            PODS | PODS_NEW_LABEL => tasks.spawn(stream(
-                api,
-                id,
-                path,
-                params,
-                |w: wire::Pod| Some(convert::pod(w)).filter(|p| p.job_name().is_some()),
-                Batch::Pods,
-                seen,
-                tx,
-                low,
-            )),
-            _ => tasks.spawn(stream(
-                api,
-                id,
-                path,
-                params,
-                |w: wire::Event| {
-                    matches!(w.involved_object.kind.as_str(), "CronJob" | "Job" | "Pod")
-                        .then(|| convert::event(w))
-                },
-                Batch::Events,
-                seen,
-                tx,
-                low,
-            )),
-        };
-    }
-    drop(tx);
+    let (tx, mut rx) = mpsc::channel::<Msg>(4 * CONCURRENCY);
+    let (gate_tx, gate_rx) = watch::channel::<Option<String>>(None);
+    let mut sp = Spawner {
+        api: api.clone(),
+        limit: Arc::new(Semaphore::new(CONCURRENCY)),
+        seen: progress,
+        tx,
+        tasks: tokio::task::JoinSet::new(),
+    };
+    sp.cron_jobs(namespace);
 
-    let mut st = State::default();
+    // One namespace: its lists start with the CronJob list. All namespaces: the CronJob list
+    // first, then the plan it makes possible.
+    let mut work: Option<Work> = None;
+    let mut by_ns: BTreeMap<String, Vec<CronJob>> = BTreeMap::new();
+    let mut one_ns: Vec<CronJob> = Vec::new();
+    if let Some(ns) = namespace {
+        let mut w = Work::new(Plan::one(ns), vec![Vec::new()]);
+        for id in w.to_start() {
+            sp.slice(id, Some(ns), None, None);
+        }
+        work = Some(w);
+    }
+    let mut cron_jobs_done = false;
     let mut restarts: Vec<String> = Vec::new();
-    let mut b = Buckets::default();
-    let (mut in_order, mut cron_jobs, mut events_kept) = (true, 0usize, 0usize);
+    let (mut cron_jobs, mut events_kept) = (0usize, 0usize);
     while let Some(msg) = rx.recv().await {
         match msg {
-            Msg::Page(id, batch, frontier, ordered) => {
-                let backwards = matches!((&st.frontier[id], &frontier), (Some(old), Some(new)) if key_cmp(new, old) == Cmp::Less);
-                in_order &= ordered && !backwards;
-                if frontier.is_some() {
-                    st.frontier[id] = frontier;
-                }
-                match batch {
-                    Batch::CronJobs(v) => {
-                        cron_jobs += v.len();
-                        for o in v {
-                            if let Some(s) = b.get(&o.meta.namespace) {
-                                s.cron_jobs.push(o);
-                            }
-                        }
-                    }
-                    Batch::Jobs(v) => {
-                        for o in v {
-                            if let Some(s) = b.get(&o.meta.namespace) {
-                                s.jobs.push(o);
-                            }
-                        }
-                    }
-                    Batch::Pods(v) => {
-                        for o in v {
-                            if let Some(s) = b.get(&o.meta.namespace) {
-                                s.pods.push(o);
-                            }
-                        }
-                    }
-                    Batch::Events(v) => {
-                        events_kept += v.len();
-                        for o in v {
-                            // The core's index files an Event under its object's namespace
-                            // (the API server requires the two to be equal anyway).
-                            let ns = if o.involved_object.namespace.is_empty() {
-                                &o.meta.namespace
-                            } else {
-                                &o.involved_object.namespace
-                            };
-                            if let Some(s) = b.get(&ns.clone()) {
-                                s.events.push(o);
-                            }
-                        }
+            Msg::Page(From::CronJobs, Batch::CronJobs(v), _, _) => {
+                cron_jobs += v.len();
+                if namespace.is_some() {
+                    one_ns.extend(v);
+                } else {
+                    for cj in v {
+                        let key = namespace_of(&cj.meta.namespace).to_string();
+                        by_ns.entry(key).or_default().push(cj);
                     }
                 }
             }
-            Msg::Done(id) => st.done[id] = true,
+            Msg::Page(From::Slice(id, kind), batch, frontier, ordered) => {
+                let Some(w) = work.as_mut() else { continue };
+                if let Batch::Events(v) = &batch {
+                    events_kept += v.len();
+                }
+                let st = &mut w.slices[id];
+                let backwards = matches!((&st.frontier[kind], &frontier), (Some(old), Some(new)) if key_cmp(new, old) == Cmp::Less);
+                st.in_order &= ordered && !backwards;
+                if frontier.is_some() {
+                    st.frontier[kind] = frontier;
+                }
+                w.add(batch);
+            }
+            Msg::Page(..) => {}
+            Msg::Done(From::CronJobs) => {
+                cron_jobs_done = true;
+                if let Some(w) = work.as_mut() {
+                    // One namespace: its bucket gets the CronJobs now they are all here.
+                    if let Some(b) = w.buckets[0].as_mut() {
+                        b.cron_jobs = std::mem::take(&mut one_ns);
+                    }
+                } else {
+                    // BTreeMap order is string order; LIST order is key order (`a-b/` < `a/`).
+                    let mut groups: Vec<(String, Vec<CronJob>)> =
+                        std::mem::take(&mut by_ns).into_iter().collect();
+                    groups.sort_by(|a, b| key_cmp(&a.0, &b.0));
+                    let plan = Plan::new(&groups, &tuning);
+                    let (_, cjs): (Vec<String>, Vec<Vec<CronJob>>) = groups.into_iter().unzip();
+                    work = Some(Work::new(plan, cjs));
+                }
+            }
+            Msg::Done(From::Slice(id, kind)) => {
+                if let Some(w) = work.as_mut() {
+                    w.slices[id].done[kind] = true;
+                }
+            }
             Msg::Restarted(path, e) => restarts.push(format!(
                 "LIST {path}: the continue token expired while paging ({e}); the list was restarted from the beginning once, \
                  as client-go does, and what was read already was not read twice (objects changed in between may be missing or out of date)"
@@ -365,45 +551,63 @@ pub async fn scan(
             // CronJobs are the subject and Jobs the record of runs: only a 403 on Jobs is
             // tolerated (as in `explain`). Pods and Events are evidence: any failure
             // becomes a note and the scan goes on without them.
-            Msg::Failed(JOBS, _, e @ ApiError::Status { code: 403, .. }) => {
-                st.missing[JOBS] = Some(evidence_missing("jobs", &e));
-                st.done[JOBS] = true;
+            Msg::Failed(From::Slice(id, kind), path, e) => {
+                let Some(w) = work.as_mut() else { continue };
+                let what = match kind {
+                    JOBS if e.code() == Some(403) => "jobs",
+                    JOBS => return Err((format!("LIST {path}"), e)),
+                    EVENTS => "events",
+                    _ => "pods",
+                };
+                w.slices[id].missing[kind] = Some(evidence_missing(what, &e));
+                w.slices[id].done[kind] = true;
             }
-            Msg::Failed(id @ (PODS | PODS_NEW_LABEL | EVENTS), _, e) => {
-                let what = if id == EVENTS { "events" } else { "pods" };
-                st.missing[id] = Some(evidence_missing(what, &e));
-                st.done[id] = true;
-            }
-            Msg::Failed(_, path, e) => return Err((format!("LIST {path}"), e)),
+            Msg::Failed(From::CronJobs, path, e) => return Err((format!("LIST {path}"), e)),
         }
-        let low = st.low().map(|l| l.map(str::to_string));
-        if let Some(l) = &low {
-            let _ = low_tx.send(l.clone());
+        let Some(w) = work.as_mut() else { continue };
+        if !cron_jobs_done {
+            continue;
         }
-        // Hand out every namespace all lists have moved past.
-        if let (true, Some(Some(low))) = (in_order, &low) {
-            let below = format!("{low}/");
-            while let Some(mut snap) = b.pop_below(Some(&below)) {
-                snap.evidence = st.evidence();
-                complete(snap);
-            }
+        // Hand out every namespace all its lists have moved past, then let the window move.
+        while let Some(snap) = w.pop_ready() {
+            complete(snap);
+        }
+        for id in w.to_start() {
+            let (ns, fs) = w.plan.slice_source(id);
+            sp.slice(id, ns.as_deref(), fs.as_deref(), Some(&gate_rx));
+        }
+        let end = w.window_end();
+        gate_tx.send_if_modified(|g| {
+            let changed = *g != end;
+            *g = end;
+            changed
+        });
+        // The loop ends when every list has: the spawner keeps a sender for lists to come.
+        if w.slices.iter().all(|s| s.started && s.all_done()) {
+            break;
         }
     }
-    // Everything listed: the rest, in order.
-    while let Some(mut snap) = b.pop_below(None) {
-        snap.evidence = st.evidence();
-        complete(snap);
+    let Some(mut w) = work else {
+        return Ok(restarts);
+    };
+    // Everything listed: the rest, in order (a server that answered out of order).
+    for i in w.next_out..w.buckets.len() {
+        if let Some(mut snap) = w.buckets[i].take() {
+            snap.evidence = w.slices[w.plan.slice_of(i)].evidence();
+            complete(snap);
+        }
     }
-    let late = b.late;
     let mut notes = Vec::new();
-    for id in [JOBS, PODS, PODS_NEW_LABEL, EVENTS] {
-        if let Some(note) = &st.missing[id]
-            && !(id == PODS_NEW_LABEL && st.missing[PODS].is_some())
+    let first = |kind: usize| w.slices.iter().find_map(|s| s.missing[kind].clone());
+    let pods_missing = first(PODS);
+    for kind in [JOBS, PODS, PODS_NEW_LABEL, EVENTS] {
+        if let Some(note) = first(kind)
+            && !(kind == PODS_NEW_LABEL && pods_missing.is_some())
         {
-            notes.push(note.clone());
+            notes.push(note);
         }
     }
-    if st.missing[EVENTS].is_none() && events_kept == 0 && cron_jobs > 0 {
+    if first(EVENTS).is_none() && events_kept == 0 && cron_jobs > 0 {
         notes.push(
             "No Events about CronJobs, Jobs or Pods: the API server keeps Events for about an hour by default; \
              the diagnosis stands on status, Job names and timestamps"
@@ -411,9 +615,10 @@ pub async fn scan(
         );
     }
     notes.extend(restarts);
-    if late > 0 {
+    if w.late > 0 {
         notes.push(format!(
-            "the API server returned objects out of namespace order; {late} arrived after their namespace was diagnosed and were left out"
+            "the API server returned objects out of namespace order; {} arrived after their namespace was diagnosed and were left out",
+            w.late
         ));
     }
     Ok(notes)

@@ -14,12 +14,11 @@ pub use super::filter::{
     All, CronJobAnnotations, Filtered, JobAnnotations, KeyFilter, Managed, NoKeys, PodLabels,
 };
 
-/// One page of a list response.
+/// One page of a list response: its items. Its `metadata` (the continue token) is read
+/// separately, before the items, by `list::peek_continue`.
 #[derive(Deserialize)]
 #[serde(bound(deserialize = "T: Deserialize<'de>"))]
 pub struct List<T> {
-    #[serde(default)]
-    pub metadata: ListMeta,
     #[serde(default = "Vec::new", deserialize_with = "null_as_empty")]
     pub items: Vec<T>,
 }
