@@ -52,7 +52,7 @@ fn cluster() -> Vec<Value> {
                     "ownerReferences": [{"apiVersion": "batch/v1", "kind": "CronJob", "name": name, "uid": format!("{ns}-{i}"), "controller": true}]},
                 "status": status}));
         }
-        let state = if i % 2 == 0 {
+        let state = if i.is_multiple_of(2) {
             json!({"waiting": {"reason": "ImagePullBackOff"}})
         } else {
             json!({"running": {}})
@@ -100,7 +100,7 @@ fn check_diagnosis(v: &Value) {
         let timeline = c["timeline"].to_string();
         assert_eq!(
             timeline.contains("ImagePullBackOff"),
-            i % 2 == 0,
+            i.is_multiple_of(2),
             "its own Pod: {c}"
         );
     }
