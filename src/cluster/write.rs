@@ -1,4 +1,4 @@
-//! POST and PATCH, which `cluster::http::Api` (a GET-only reader) does not send. No automatic
+//! POST and PATCH, which `http::Api` (a GET-only reader) does not send. No automatic
 //! retries: a create repeated after a dropped connection could make a second Job, and a patch
 //! is guarded by its resourceVersion precondition, so a failure is reported to the caller,
 //! which re-reads and decides (the 409 loop in `patch`). `--request-timeout` still bounds
@@ -11,8 +11,8 @@
 //! has confirmed (or passed `--yes`). A bug in a command's flow, or a name that tampers with
 //! the query, then ends in a refusal instead of a real change.
 //!
-//! Candidate to move into `src/cluster/http.rs` once that settles (it needs the client that
-//! `Api` keeps private, hence the second handle here).
+//! A writer is made from the command's one connection ([`Api::writer`]): the same client,
+//! the same `--request-timeout`.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,8 +22,8 @@ use http::{Method, Request};
 use kube::client::Body;
 use serde_json::Value;
 
-use crate::cluster::http::{ApiError, error_chain, humantime};
-use crate::cluster::request::{ApiPath, query_pairs, target};
+use super::http::{Api, ApiError, error_chain, humantime};
+use super::request::{ApiPath, query_pairs, target};
 
 /// `application/merge-patch+json`: RFC 7386, the only patch type we send; it touches exactly
 /// the fields in the body.
@@ -63,6 +63,14 @@ pub fn check_write(
         "refused to send {method} {path} without dryRun=All: this session may not change anything \
          (a dry run, or not confirmed yet)"
     )))
+}
+
+impl Api {
+    /// A disarmed writer on this connection; `dry_run` makes it unable ever to send a real
+    /// write.
+    pub fn writer(&self, dry_run: bool) -> Writer {
+        Writer::new(self.client(), self.timeout(), dry_run)
+    }
 }
 
 #[derive(Clone)]
