@@ -8,7 +8,6 @@ use doctor::actions::FIELD_MANAGER;
 use doctor::actions::changes::changes;
 use doctor::actions::suspend::PlannedPatch;
 use doctor::model::{CronJob, Job};
-use http::Method;
 use jiff::Timestamp;
 use serde_json::Value;
 
@@ -17,8 +16,8 @@ use super::{no_terminal, write_failure};
 use crate::cli::{ActionArgs, DryRun};
 use crate::cluster::http::ApiError;
 use crate::cluster::objects::cron_job_of;
-use crate::cluster::request::ApiPath;
 use crate::cluster::write::MERGE_PATCH;
+use crate::cluster::writes::{self, Write, target_of};
 use crate::error::Error;
 use crate::term::confirm::{self, Consent};
 use crate::term::out::{Out, request_text};
@@ -115,8 +114,8 @@ pub async fn run(
         if a.dry_run == DryRun::Client {
             out.line("--dry-run=client: nothing was sent. The requests would be:");
             for p in &ev.patches {
-                let q = crate::cluster::request::target(&path(s, name, p), &params(false));
-                out.line(request_text("PATCH", &q, MERGE_PATCH, &p.body).trim_end());
+                let req = request(s, name, p, false).map_err(|e| s.failure("PATCH", &e))?;
+                out.line(request_text("PATCH", &target_of(&req), MERGE_PATCH, &p.body).trim_end());
             }
             return Ok(Done::DryRun);
         }
@@ -240,21 +239,9 @@ fn conflict(out: &Out, what: &str, sent_rv: &str, conflicts: &mut u32) -> Result
     Ok(())
 }
 
-fn params(dry: bool) -> Vec<(&'static str, String)> {
-    let mut p = Vec::new();
-    if dry {
-        p.push(("dryRun", "All".to_string()));
-    }
-    p.push(("fieldManager", FIELD_MANAGER.to_string()));
-    p
-}
-
-fn path(s: &Session, name: &str, p: &PlannedPatch) -> ApiPath {
-    let base = s.path("cronjobs", name);
-    match p.subresource {
-        Some(sub) => base.subresource(sub),
-        None => base,
-    }
+/// The PATCH of `p` on CronJob `name`, built by kube's request builder.
+fn request(s: &Session, name: &str, p: &PlannedPatch, dry: bool) -> Result<Write, ApiError> {
+    writes::patch_cron_job(&s.ns, name, p.subresource, &p.body, dry)
 }
 
 fn short_path(name: &str, p: &PlannedPatch) -> String {
@@ -278,12 +265,5 @@ fn permission(p: &PlannedPatch) -> String {
 }
 
 async fn send(s: &Session, name: &str, p: &PlannedPatch, dry: bool) -> Result<Value, ApiError> {
-    s.send(
-        Method::PATCH,
-        &path(s, name, p),
-        &params(dry),
-        MERGE_PATCH,
-        &p.body,
-    )
-    .await
+    s.send(request(s, name, p, dry)).await
 }

@@ -5,13 +5,13 @@
 //! it (a Job must carry the whole template, and a patch must name the exact resourceVersion).
 
 use doctor::model::{CronJob, Job, Pod};
-use http::Method;
 use serde_json::{Value, json};
 
 use crate::cli::{DryRun, KubeArgs};
 use crate::cluster::http::{Api, ApiError};
 use crate::cluster::request::ApiPath;
-use crate::cluster::write::{JSON, Writer, access_review_path};
+use crate::cluster::write::Writer;
+use crate::cluster::writes::{self, Write};
 use crate::cluster::{self, fetch, objects};
 use crate::error::Error;
 
@@ -121,12 +121,7 @@ impl Session {
                 "namespace": self.ns, "verb": verb, "group": group, "resource": resource,
             }},
         });
-        let path = access_review_path();
-        match self
-            .writer
-            .send(Method::POST, &path, &[], JSON, &review)
-            .await
-        {
+        match self.send(writes::access_review(&review)).await {
             Ok(r) if r["status"]["allowed"] == true => Access::Allowed,
             Ok(r) => {
                 let why = ["reason", "evaluationError"]
@@ -140,17 +135,8 @@ impl Session {
         }
     }
 
-    /// POST/PATCH `path` with `params` (values encoded).
-    pub async fn send(
-        &self,
-        method: Method,
-        path: &ApiPath,
-        params: &[(&str, String)],
-        content_type: &str,
-        body: &Value,
-    ) -> Result<Value, ApiError> {
-        self.writer
-            .send(method, path, params, content_type, body)
-            .await
+    /// Send a write built by `cluster::writes` through this session's writer.
+    pub async fn send(&self, req: Result<Write, ApiError>) -> Result<Value, ApiError> {
+        self.writer.send(req?).await
     }
 }

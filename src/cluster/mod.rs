@@ -15,6 +15,7 @@ pub mod request;
 pub mod scan;
 mod wire;
 pub mod write;
+pub mod writes;
 
 use doctor::replay::KubeVersion;
 use jiff::Timestamp;

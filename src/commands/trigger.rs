@@ -5,12 +5,10 @@
 //! (kubernetes/kubernetes#126384, #110430, #115335). Then: permission check, server-side dry
 //! run, confirmation, create, and optionally follow it to the end.
 
-use doctor::actions::FIELD_MANAGER;
 use doctor::actions::trigger::{manual_job_name, plan_job};
 use doctor::evidence::job_start;
 use doctor::model::{ConcurrencyPolicy, CronJob, Job};
 use doctor::text::human_duration;
-use http::Method;
 use jiff::Timestamp;
 use serde_json::Value;
 
@@ -18,8 +16,7 @@ use crate::actions::session::{Access, Session};
 use crate::actions::wait::{self, Outcome};
 use crate::actions::{OPERATOR_ROLE, no_terminal, write_failure};
 use crate::cli::{DryRun, ObjectFormat, TriggerArgs};
-use crate::cluster::write::JSON;
-use crate::cluster::{self, list::collection};
+use crate::cluster::{self, writes};
 use crate::error::Error;
 use crate::error::exit;
 use crate::term::confirm::{self, Consent};
@@ -132,13 +129,8 @@ async fn trigger(
             )),
         },
     }
-    let path = collection("batch/v1", "jobs", Some(&ns));
-    let dry = [
-        ("dryRun", "All".to_string()),
-        ("fieldManager", FIELD_MANAGER.to_string()),
-    ];
     let answer = s
-        .send(Method::POST, &path, &dry, JSON, &job)
+        .send(writes::create_job(&ns, &job, true))
         .await
         .map_err(|e| match e.code() {
             Some(409) => Error::Api(format!(
@@ -162,9 +154,8 @@ async fn trigger(
         }
         Consent::NoTerminal => return Err(no_terminal("nothing was created")),
     }
-    let real = [("fieldManager", FIELD_MANAGER.to_string())];
     let created = s
-        .send(Method::POST, &path, &real, JSON, &job)
+        .send(writes::create_job(&ns, &job, false))
         .await
         .map_err(|e| {
             write_failure(
