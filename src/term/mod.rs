@@ -42,11 +42,14 @@ pub fn use_color(choice: ColorChoice) -> bool {
     }
 }
 
-/// Terminal width for wrapping: `COLUMNS`, else 100.
+/// Width for wrapping: `COLUMNS`, else the width of the terminal stdout is, else 100 (a pipe
+/// or a file). Narrower than 40 columns nothing reads well: 100 then too.
 pub fn width() -> usize {
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.parse().ok())
+    let columns = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok());
+    let terminal =
+        || terminal_size::terminal_size_of(std::io::stdout()).map(|(w, _)| usize::from(w.0));
+    columns
+        .or_else(terminal)
         .filter(|w| *w >= 40)
         .unwrap_or(100)
 }
