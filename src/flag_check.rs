@@ -7,10 +7,10 @@
 
 use clap::Parser;
 
-use crate::cli::{Cli, Command};
-use crate::flag_ranges::{
+use crate::cli::ranges::{
     COUNT_MAX, REQUEST_TIMEOUT_MAX, TIMELINE_MAX, WAIT_TIMEOUT_MAX, bounded_duration,
 };
+use crate::cli::{Cli, Command};
 
 /// Every numeric flag of every subcommand, with the argv that comes before it.
 const SLOTS: &[(&[&str], &str)] = &[
@@ -26,10 +26,20 @@ const SLOTS: &[(&[&str], &str)] = &[
     (&["lint", "-f", "x.yaml"], "--kube-version"),
 ];
 
+/// A flag that broke its documented range: the argv and what went wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokenPromise(pub String);
+
+impl std::fmt::Display for BrokenPromise {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// Parse one argv built from `data` with the real parser: `Ok(true)` accepted (and in range),
 /// `Ok(false)` refused as a usage error. `Err` names a broken promise: a value outside its
 /// documented range, or a rejection without a usage-error exit code.
-pub fn check_numeric_argv(data: &[u8]) -> Result<bool, String> {
+pub fn check_numeric_argv(data: &[u8]) -> Result<bool, BrokenPromise> {
     let (slot, form, value) = match data {
         [a, b, rest @ ..] => (*a as usize % SLOTS.len(), *b % 3, rest),
         _ => return Ok(false),
@@ -52,13 +62,15 @@ pub fn check_numeric_argv(data: &[u8]) -> Result<bool, String> {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
             );
             if !asked_for_output && (e.exit_code() != 2 || e.to_string().trim().is_empty()) {
-                return Err(format!("{argv:?}: rejected without a usage error: {e}"));
+                return Err(BrokenPromise(format!(
+                    "{argv:?}: rejected without a usage error: {e}"
+                )));
             }
             Ok(false)
         }
         Ok(cli) => in_range(&cli, flag)
             .map(|()| true)
-            .map_err(|why| format!("{argv:?}: {why}")),
+            .map_err(|why| BrokenPromise(format!("{argv:?}: {why}"))),
     }
 }
 

@@ -23,7 +23,7 @@ use tokio::sync::{mpsc, watch};
 use super::fetch::pod_selectors;
 use super::http::{Api, ApiError};
 use super::list::{Pager, collection};
-pub use super::progress::{Progress, thousands};
+pub use super::progress::Progress;
 use super::request::ApiPath;
 use super::wire::Listed;
 use super::{convert, evidence_missing, wire};
