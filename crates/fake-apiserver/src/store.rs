@@ -291,6 +291,11 @@ impl Store {
     pub fn put(&mut self, res: usize, v: Value) {
         let def = &RESOURCES[res];
         let (k, entry) = make_entry(def, v);
+        if !self.recording {
+            // Loading fixtures: no copies for a history nobody can read yet.
+            self.tables[def.storage].insert(k, entry);
+            return;
+        }
         let previous = self.tables[def.storage].insert(k.clone(), entry.clone());
         let kind = if previous.is_some() {
             ChangeKind::Modified

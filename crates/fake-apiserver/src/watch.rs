@@ -174,7 +174,8 @@ fn catch_up(store: &Store, spec: &Spec, pos: u64) -> Result<(Vec<Bytes>, u64), B
         };
         lines.push(spec.event(kind, &c.object));
     }
-    Ok((lines, store.rv()))
+    // Never step back: a watch from a version the store has not reached yet waits for it.
+    Ok((lines, pos.max(store.rv())))
 }
 
 /// Answers a WATCH request: validates it, then hands the stream to a task of its own.
