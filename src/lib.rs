@@ -9,6 +9,7 @@ mod commands;
 pub mod flag_check;
 pub mod flag_ranges;
 mod input;
+mod monitor;
 mod version;
 
 use clap::Parser;
@@ -43,6 +44,7 @@ pub fn run_from_env() -> i32 {
         cli::Command::Trigger(a) => commands::trigger::run(a),
         cli::Command::Suspend(a) => commands::suspend::run_suspend(a),
         cli::Command::Unsuspend(a) => commands::suspend::run_unsuspend(a),
+        cli::Command::Monitor(a) => commands::monitor::run(a),
     };
     match result {
         Ok(code) => code,

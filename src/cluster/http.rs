@@ -96,6 +96,12 @@ impl Api {
         }
     }
 
+    /// The kube client, for kube's own machinery (`monitor`'s watchers). Interim: the reshape
+    /// of this layer (issue 11) exposes the client the same way.
+    pub fn client(&self) -> kube::Client {
+        self.client.clone()
+    }
+
     /// The latest `Date` header seen, if any.
     pub fn clock(&self) -> Option<ClockSample> {
         *self.clock.lock().unwrap_or_else(|e| e.into_inner())

@@ -13,6 +13,7 @@ pub mod progress;
 pub mod request;
 pub mod scan;
 pub mod scan_table;
+pub mod watch;
 mod wire;
 
 use std::time::Duration;
