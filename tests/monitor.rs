@@ -210,13 +210,13 @@ fn forbidden_events_are_a_note_not_a_crash_loop() {
 
 #[test]
 fn an_unreachable_api_server_is_not_ready_and_retried() {
+    // The server's kubeconfig, pointed at a port nothing listens on.
     let live = examples();
-    let kubeconfig = live.kubeconfig.clone();
-    let dir = live.dir.clone();
-    // Keep the kubeconfig, stop the server: nothing answers at its address any more.
-    std::mem::forget(dir);
-    let Live { server, .. } = live;
-    server.shutdown();
+    let text = std::fs::read_to_string(&live.kubeconfig).unwrap();
+    let dead = format!("http://127.0.0.1:{}", free_port());
+    assert!(text.contains(&live.server.url()));
+    let kubeconfig = live.dir.join("dead-kubeconfig");
+    std::fs::write(&kubeconfig, text.replace(&live.server.url(), &dead)).unwrap();
     let m = {
         let addr = format!("127.0.0.1:{}", free_port());
         let child = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-cronjob_doctor"))
@@ -287,4 +287,88 @@ fn without_listen_it_prints_one_json_line_per_cron_job_status() {
     assert_eq!(backup["namespace"], "ops");
     assert_eq!(backup["status"], "error");
     assert!(backup["headline"].as_str().unwrap().starts_with("backup "));
+}
+
+/// A CronJob that runs every minute and last ran at the slot just passed, on a server whose
+/// clock ticks (`Clock::Offset`) and stands 3 seconds before the next slot.
+fn every_minute_server() -> (fake_apiserver::FakeApiServer, std::path::PathBuf) {
+    use jiff::{SignedDuration, Timestamp};
+    let local = Timestamp::now();
+    let minute = local.as_second().div_euclid(60) * 60;
+    let server_now = Timestamp::from_second(minute + 60 - 3).unwrap();
+    let offset = SignedDuration::from_millis(
+        server_now.as_millisecond() - local.as_millisecond(),
+    );
+    let last = Timestamp::from_second(minute).unwrap();
+    let created = Timestamp::from_second(minute - 3600).unwrap();
+    let yaml = format!(
+        r#"apiVersion: batch/v1
+kind: CronJob
+metadata: {{name: ticker, namespace: ops, uid: t-uid, creationTimestamp: "{created}"}}
+spec:
+  schedule: "* * * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers: [{{name: t, image: registry.example/t:1}}]
+status:
+  lastScheduleTime: "{last}"
+  lastSuccessfulTime: "{last}"
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: ticker-{m}
+  namespace: ops
+  creationTimestamp: "{last}"
+  ownerReferences: [{{apiVersion: batch/v1, kind: CronJob, name: ticker, uid: t-uid, controller: true}}]
+status:
+  startTime: "{last}"
+  completionTime: "{last}"
+  succeeded: 1
+  conditions: [{{type: Complete, status: "True"}}]
+"#,
+        m = minute / 60
+    );
+    let server = fake_apiserver::FakeApiServer::builder()
+        .clock(fake_apiserver::Clock::Offset(offset))
+        .objects(fake_apiserver::load_fixture_str(&yaml).unwrap())
+        .start_blocking()
+        .unwrap();
+    let dir = std::env::temp_dir().join(format!("cjd-monitor-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kubeconfig = server.write_kubeconfig(&dir, Some("ops"));
+    (server, kubeconfig)
+}
+
+#[test]
+fn a_run_that_never_happens_is_caught_by_the_timer_without_any_cluster_event() {
+    let (server, kubeconfig) = every_minute_server();
+    let addr = format!("127.0.0.1:{}", free_port());
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-cronjob_doctor"))
+        .env("HOME", std::env::temp_dir())
+        .env("KUBECONFIG", &kubeconfig)
+        .args(["monitor", "-n", "ops", "--grace", "1s", "--listen", &addr])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let m = Monitor { child, addr };
+    let series = r#"cronjob_doctor_missed_runs{namespace="ops",cronjob="ticker"}"#;
+    let (_, before) = m.wait_for("/metrics", Duration::from_secs(30), |_, b| b.contains(series));
+    assert!(before.contains(&format!("{series} 0")), "{before}");
+    let objects_before = server.stats();
+    // The next slot comes due 3 s after start; with 1 s of grace the timer fires at +4 s.
+    let (_, after) = m.wait_for("/metrics", Duration::from_secs(15), |_, b| {
+        b.contains(&format!("{series} 1"))
+    });
+    // The series' CronJob is still there and the evaluation ran on the timer.
+    assert!(after.contains(r#"cronjob_doctor_cronjob_status{namespace="ops",cronjob="ticker""#));
+    // Nothing in the cluster changed: the timer alone saw it.
+    assert_eq!(server.stats(), objects_before);
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+    let _ = std::fs::remove_dir_all(kubeconfig.parent().unwrap());
 }

@@ -45,6 +45,15 @@ impl Stream {
         Stream::Events,
     ];
 
+    /// What a message calls the stream.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Stream::Pods => "pods (label job-name)",
+            Stream::PodsNewLabel => "pods (label batch.kubernetes.io/job-name only)",
+            other => other.resource(),
+        }
+    }
+
     /// The `resource` label of `cronjob_doctor_watch_restarts_total`.
     pub fn resource(self) -> &'static str {
         match self {
@@ -323,18 +332,26 @@ fn unwrap<K>(w: Watched<K>) -> Object {
 }
 
 fn failed(e: &watcher::Error) -> Change {
-    let code = match e {
-        watcher::Error::InitialListFailed(c)
-        | watcher::Error::WatchStartFailed(c)
-        | watcher::Error::WatchFailed(c) => match c {
-            kube::Error::Api(s) => Some(s.code),
-            _ => None,
-        },
-        watcher::Error::WatchError(s) => Some(s.code),
-        watcher::Error::NoResourceVersion => None,
+    // kube prints a Status with its Debug form; people want code, reason and message.
+    let status = |what: &str, s: &kube::core::Status| {
+        let mut m = format!("{what}: {}", s.code);
+        if !s.reason.is_empty() {
+            m.push_str(&format!(" {}", s.reason));
+        }
+        if !s.message.is_empty() {
+            m.push_str(&format!(": {}", s.message));
+        }
+        (Some(s.code), m)
+    };
+    let (code, message) = match e {
+        watcher::Error::InitialListFailed(kube::Error::Api(s)) => status("LIST", s),
+        watcher::Error::WatchStartFailed(kube::Error::Api(s))
+        | watcher::Error::WatchFailed(kube::Error::Api(s)) => status("WATCH", s),
+        watcher::Error::WatchError(s) => status("WATCH", s),
+        other => (None, super::http::error_chain(other)),
     };
     Change::Failed {
         code,
-        message: super::config::redact_userinfo(&super::http::error_chain(e)),
+        message: super::config::redact_userinfo(&message),
     }
 }

@@ -51,7 +51,7 @@ impl Watches {
         why.extend(
             failing
                 .into_iter()
-                .map(|(s, m)| format!("watch of {} failing: {m}", s.resource())),
+                .map(|(s, m)| format!("watch of {} failing: {m}", s.describe())),
         );
         why.dedup();
         why
@@ -169,7 +169,7 @@ fn handle(shared: &Shared, w: &mut Watches, touched: &mut BTreeSet<Key>, u: Upda
             if w.failing.insert(s, message.clone()).is_none() {
                 eprintln!(
                     "warning: watch of {} failed, retrying with backoff: {}",
-                    s.resource(),
+                    s.describe(),
                     doctor::report::visible::one_line(&message)
                 );
             }
