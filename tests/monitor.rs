@@ -296,9 +296,7 @@ fn every_minute_server() -> (fake_apiserver::FakeApiServer, std::path::PathBuf) 
     let local = Timestamp::now();
     let minute = local.as_second().div_euclid(60) * 60;
     let server_now = Timestamp::from_second(minute + 60 - 3).unwrap();
-    let offset = SignedDuration::from_millis(
-        server_now.as_millisecond() - local.as_millisecond(),
-    );
+    let offset = SignedDuration::from_millis(server_now.as_millisecond() - local.as_millisecond());
     let last = Timestamp::from_second(minute).unwrap();
     let created = Timestamp::from_second(minute - 3600).unwrap();
     let yaml = format!(
@@ -357,7 +355,9 @@ fn a_run_that_never_happens_is_caught_by_the_timer_without_any_cluster_event() {
         .unwrap();
     let m = Monitor { child, addr };
     let series = r#"cronjob_doctor_missed_runs{namespace="ops",cronjob="ticker"}"#;
-    let (_, before) = m.wait_for("/metrics", Duration::from_secs(30), |_, b| b.contains(series));
+    let (_, before) = m.wait_for("/metrics", Duration::from_secs(30), |_, b| {
+        b.contains(series)
+    });
     assert!(before.contains(&format!("{series} 0")), "{before}");
     let objects_before = server.stats();
     // The next slot comes due 3 s after start; with 1 s of grace the timer fires at +4 s.
@@ -371,4 +371,126 @@ fn a_run_that_never_happens_is_caught_by_the_timer_without_any_cluster_event() {
     let (code, _) = m.terminate();
     assert_eq!(code, Some(0));
     let _ = std::fs::remove_dir_all(kubeconfig.parent().unwrap());
+}
+
+/// `/readyz` 200 and the first series: the initial lists are in and every watch is open.
+fn synced_and_ready(live: &Live) -> Monitor {
+    let m = Monitor::start(live, &["-A"]);
+    m.wait_for("/readyz", Duration::from_secs(30), |c, _| c == 200);
+    m.wait_for("/metrics", Duration::from_secs(5), synced);
+    m
+}
+
+/// How long until `/metrics` satisfies `ok`, polling every 10 ms, at most `within`.
+fn time_until(m: &Monitor, within: Duration, ok: impl Fn(&str) -> bool) -> Duration {
+    let start = Instant::now();
+    m.wait_for("/metrics", within, |_, b| ok(b));
+    start.elapsed()
+}
+
+fn new_cron_job(name: &str, schedule: &str) -> Value {
+    serde_json::json!({
+        "apiVersion": "batch/v1",
+        "kind": "CronJob",
+        "metadata": {"name": name, "namespace": "ops", "creationTimestamp": "2026-11-01T00:00:00Z"},
+        "spec": {
+            "schedule": schedule,
+            "jobTemplate": {"spec": {"template": {"spec": {
+                "restartPolicy": "OnFailure",
+                "containers": [{"name": "c", "image": "registry.example/c:1"}]
+            }}}}
+        }
+    })
+}
+
+#[test]
+fn a_change_through_the_api_reaches_metrics_within_a_second() {
+    let live = examples();
+    let m = synced_and_ready(&live);
+    live.server
+        .put_object(new_cron_job("fresh", "61 * * * *"))
+        .unwrap();
+    let took = time_until(&m, Duration::from_secs(5), |b| {
+        b.contains(
+            r#"cronjob_doctor_cronjob_status{namespace="ops",cronjob="fresh",status="error"} 1"#,
+        )
+    });
+    assert!(took < Duration::from_secs(1), "took {took:?}");
+    // An invalid schedule is reported and stops nothing: the others are still there.
+    let (_, body) = m.get("/metrics").unwrap();
+    assert!(
+        body.contains(r#"cronjob="backup",status="error"} 1"#),
+        "{body}"
+    );
+    assert!(body.contains(r#"cronjob="invoices",status="#), "{body}");
+
+    // A deleted CronJob takes its series with it.
+    assert!(live.server.delete_object("CronJob", "ops", "fresh"));
+    time_until(&m, Duration::from_secs(5), |b| {
+        !b.contains(r#"cronjob="fresh""#)
+    });
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn a_deleted_job_no_longer_blocks_its_forbid_cron_job() {
+    let live = examples();
+    let m = synced_and_ready(&live);
+    let blocked =
+        r#"cronjob_doctor_finding{namespace="ops",cronjob="backup",rule="forbid-blocked""#;
+    assert!(m.get("/metrics").unwrap().1.contains(blocked));
+    assert!(live.server.delete_object("Job", "ops", "backup-29914740"));
+    let took = time_until(&m, Duration::from_secs(5), |b| !b.contains(blocked));
+    assert!(took < Duration::from_secs(1), "took {took:?}");
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn a_dropped_watch_resumes_and_a_410_relists() {
+    let live = examples();
+    let m = synced_and_ready(&live);
+    let lists = |live: &Live| {
+        live.lines()
+            .iter()
+            .filter(|l| l.starts_with("GET /apis/batch/v1/cronjobs") && !l.contains("watch"))
+            .count()
+    };
+    assert_eq!(lists(&live), 1, "{:?}", live.lines());
+
+    // Dropped: the watch resumes from its resourceVersion (no relist) and changes flow again.
+    live.server.drop_watches();
+    live.server
+        .put_object(new_cron_job("after-drop", "*/5 * * * *"))
+        .unwrap();
+    time_until(&m, Duration::from_secs(10), |b| {
+        b.contains(r#"cronjob="after-drop""#)
+    });
+    assert_eq!(
+        lists(&live),
+        1,
+        "no relist after a drop: {:?}",
+        live.lines()
+    );
+
+    // 410 Gone on the next watch of every stream: a relist (a new LIST), counted as a
+    // restart, and the monitor is ready again and follows changes after it. (That a relist
+    // drops what it no longer lists is the store's unit test.)
+    live.server.expire_next_watches(5);
+    live.server.drop_watches();
+    let restarted = time_until(&m, Duration::from_secs(10), |b| {
+        b.contains(r#"cronjob_doctor_watch_restarts_total{resource="cronjobs"} 1"#)
+    });
+    assert!(restarted < Duration::from_secs(10));
+    m.wait_for("/readyz", Duration::from_secs(10), |c, _| c == 200);
+    assert!(lists(&live) >= 2, "{:?}", live.lines());
+    live.server
+        .put_object(new_cron_job("after-relist", "*/5 * * * *"))
+        .unwrap();
+    time_until(&m, Duration::from_secs(5), |b| {
+        b.contains(r#"cronjob="after-relist""#)
+    });
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
 }

@@ -29,6 +29,9 @@ pub enum Output {
 #[derive(Default)]
 struct Watches {
     synced: HashSet<Stream>,
+    /// Streams between a relist's start and its end: the store holds old and new objects
+    /// side by side, so change-driven diagnoses wait for the end (one batch, not one per page).
+    relisting: HashSet<Stream>,
     failing: HashMap<Stream, String>,
     /// Streams answered with 403: their evidence is left out, with a note.
     forbidden: HashMap<Stream, String>,
@@ -88,11 +91,6 @@ pub async fn run(
             }
             _ = sleep_until(wake) => {}
         }
-        let why = w.not_ready();
-        let ready = why.is_empty();
-        shared.ready.store(ready, Ordering::Relaxed);
-        shared.metrics.ready.set(i64::from(ready));
-        *lock(&shared.not_ready) = why;
         {
             let mut notes: Vec<(Stream, String)> =
                 w.forbidden.iter().map(|(s, n)| (*s, n.clone())).collect();
@@ -100,20 +98,31 @@ pub async fn run(
             notes.dedup_by(|a, b| a.1 == b.1);
             *lock(&shared.notes) = notes.into_iter().map(|(_, n)| n).collect();
         }
-        if !w.all_synced() {
-            continue;
+        if w.all_synced() {
+            if !started || everything {
+                everything = false;
+                touched.extend(lock(&shared.store).cron_job_keys().cloned());
+            }
+            let now = shared.clock.now();
+            let mut batch: BTreeSet<Key> = timers.pop_due(now).into_iter().collect();
+            if w.relisting.is_empty() {
+                batch.append(&mut touched);
+                started = true;
+            }
+            if !batch.is_empty() {
+                tokio::task::block_in_place(|| diagnose(&shared, &mut timers, batch, output));
+            }
         }
-        if !started || everything {
-            started = true;
-            everything = false;
-            touched.extend(lock(&shared.store).cron_job_keys().cloned());
+        // Ready once every CronJob has been diagnosed at least once: a scrape never sees
+        // half of the first evaluation.
+        let mut why = w.not_ready();
+        if why.is_empty() && !started {
+            why.push("the first diagnosis is not done yet".into());
         }
-        let now = shared.clock.now();
-        touched.extend(timers.pop_due(now));
-        if !touched.is_empty() {
-            let batch = std::mem::take(&mut touched);
-            tokio::task::block_in_place(|| diagnose(&shared, &mut timers, batch, output));
-        }
+        let ready = why.is_empty();
+        shared.ready.store(ready, Ordering::Relaxed);
+        shared.metrics.ready.set(i64::from(ready));
+        *lock(&shared.not_ready) = why;
     }
 }
 
@@ -132,12 +141,16 @@ fn handle(shared: &Shared, w: &mut Watches, touched: &mut BTreeSet<Key>, u: Upda
         w.failing.remove(&s);
     }
     match u.change {
-        Change::Relist => store.relist(s),
+        Change::Relist => {
+            store.relist(s);
+            w.relisting.insert(s);
+        }
         Change::Listed(o) | Change::Applied(o) => touched.extend(store.upsert(s, o)),
         Change::Deleted(o) => touched.extend(store.remove(s, &o)),
         Change::Synced => {
             touched.extend(store.relisted(s));
             w.synced.insert(s);
+            w.relisting.remove(&s);
             if w.forbidden.remove(&s).is_some() {
                 set_evidence(&mut store, w);
                 return true;
@@ -156,6 +169,8 @@ fn handle(shared: &Shared, w: &mut Watches, touched: &mut BTreeSet<Key>, u: Upda
                 w.forbidden
                     .insert(s, evidence_note(s.resource(), "watch forbidden"));
                 w.synced.insert(s);
+                // Its relist cannot end: nothing waits for it.
+                w.relisting.remove(&s);
                 if first {
                     eprintln!(
                         "warning: {}",

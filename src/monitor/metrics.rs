@@ -105,6 +105,9 @@ impl std::fmt::Debug for CronJobSeries {
 
 type Pair<'a> = (&'static str, &'a str);
 
+/// Which timestamp of a summary a series shows.
+type TimeOf = fn(&Summary) -> Option<jiff::Timestamp>;
+
 /// One gauge family: `rows` are (labels, value).
 fn gauge_family<'a, const N: usize>(
     enc: &mut DescriptorEncoder,
@@ -163,7 +166,7 @@ impl Collector for CronJobSeries {
             all.iter()
                 .map(|(k, s)| (id(k), i64::try_from(s.missed_runs).unwrap_or(i64::MAX))),
         )?;
-        let times: [(&str, &str, fn(&Summary) -> Option<jiff::Timestamp>); 3] = [
+        let times: [(&str, &str, TimeOf); 3] = [
             (
                 "cronjob_doctor_next_run_timestamp_seconds",
                 "The next slot, as the controller computes it.",
