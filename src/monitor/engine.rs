@@ -10,13 +10,16 @@ use std::time::{Duration, Instant};
 use doctor::report::Options;
 use tokio::sync::{mpsc, watch};
 
-use super::evaluate::evaluate;
+use super::evaluate::{Summary, evaluate};
 use super::store::Key;
 use super::timers::Timers;
 use super::{Shared, lines, lock};
 use crate::cli::MonitorFormat;
 use crate::cluster::evidence_note;
 use crate::cluster::watch::{Change, Stream, Update};
+
+/// Batches at least this big are diagnosed on every core.
+const PARALLEL_FROM: usize = 64;
 
 /// Where status lines go (no `--listen`), and in which format.
 #[derive(Clone, Copy)]
@@ -213,9 +216,37 @@ fn diagnose(shared: &Shared, timers: &mut Timers, keys: BTreeSet<Key>, output: O
         timeline: 0,
     };
     let store = lock(&shared.store);
+    let store = &*store;
+    let keys: Vec<Key> = keys.into_iter().collect();
+    // One CronJob: None when it is gone; its summary (None: no report) and the time taken.
+    let one = |k: &Key| -> Option<(Option<Summary>, Duration)> {
+        let snap = store.subset(k)?;
+        let t0 = Instant::now();
+        let s = evaluate(&snap, &opts, st.grace_secs);
+        Some((s, t0.elapsed()))
+    };
+    // A big batch (the first sync, a change of evidence) on every core, as `scan` does.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let results: Vec<Option<(Option<Summary>, Duration)>> =
+        if keys.len() >= PARALLEL_FROM && threads > 1 {
+            let per = keys.len().div_ceil(threads);
+            std::thread::scope(|sc| {
+                let parts: Vec<_> = keys
+                    .chunks(per)
+                    .map(|c| sc.spawn(move || c.iter().map(one).collect::<Vec<_>>()))
+                    .collect();
+                parts
+                    .into_iter()
+                    .flat_map(|h| h.join().unwrap_or_default())
+                    .collect()
+            })
+        } else {
+            keys.iter().map(one).collect()
+        };
     let mut out = String::new();
-    for k in keys {
-        let Some(snap) = store.subset(&k) else {
+    let m = &shared.metrics;
+    for (k, result) in keys.into_iter().zip(results) {
+        let Some((summary, took)) = result else {
             timers.set(&k, None);
             let old = shared
                 .summaries
@@ -227,13 +258,8 @@ fn diagnose(shared: &Shared, timers: &mut Timers, keys: BTreeSet<Key>, output: O
             }
             continue;
         };
-        let t0 = Instant::now();
-        let summary = evaluate(&snap, &opts, st.grace_secs);
-        let m = &shared.metrics;
         m.evaluations.inc();
-        m.evaluation_seconds.observe(t0.elapsed().as_secs_f64());
-        m.last_evaluation
-            .set(jiff::Timestamp::now().as_millisecond() as f64 / 1000.0);
+        m.evaluation_seconds.observe(took.as_secs_f64());
         let Some(summary) = summary else { continue };
         timers.set(&k, summary.recheck_at);
         let mut all = shared.summaries.write().unwrap_or_else(|e| e.into_inner());
@@ -242,18 +268,14 @@ fn diagnose(shared: &Shared, timers: &mut Timers, keys: BTreeSet<Key>, output: O
         }
         all.insert(k, summary);
     }
+    m.last_evaluation
+        .set(jiff::Timestamp::now().as_millisecond() as f64 / 1000.0);
     if !out.is_empty() {
         crate::commands::emit(&out);
     }
 }
 
-fn line(
-    out: &mut String,
-    output: Output,
-    now: jiff::Timestamp,
-    k: &Key,
-    s: Option<&super::evaluate::Summary>,
-) {
+fn line(out: &mut String, output: Output, now: jiff::Timestamp, k: &Key, s: Option<&Summary>) {
     match output {
         Output::Silent => {}
         Output::Lines(MonitorFormat::Text) => out.push_str(&lines::text(now, k, s)),
