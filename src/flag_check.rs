@@ -8,7 +8,7 @@
 use clap::Parser;
 
 use crate::cli::ranges::{
-    COUNT_MAX, REQUEST_TIMEOUT_MAX, TIMELINE_MAX, WAIT_TIMEOUT_MAX, bounded_duration,
+    COUNT_MAX, GRACE_MAX, REQUEST_TIMEOUT_MAX, TIMELINE_MAX, WAIT_TIMEOUT_MAX, bounded_duration,
 };
 use crate::cli::{Cli, Command};
 
@@ -24,6 +24,8 @@ const SLOTS: &[(&[&str], &str)] = &[
     (&["unsuspend", "cj"], "--request-timeout"),
     (&["trigger", "cj", "--wait"], "--timeout"),
     (&["lint", "-f", "x.yaml"], "--kube-version"),
+    (&["monitor", "-A"], "--grace"),
+    (&["monitor", "-A"], "--request-timeout"),
 ];
 
 /// A flag that broke its documented range: the argv and what went wrong.
@@ -102,6 +104,12 @@ fn in_range(cli: &Cli, flag: &str) -> Result<(), String> {
         }
         (Command::Unsuspend(a), _) => {
             duration_ok(&a.action.kube.request_timeout, REQUEST_TIMEOUT_MAX)
+        }
+        (Command::Monitor(a), _) => {
+            (a.grace <= GRACE_MAX)
+                .then_some(())
+                .ok_or_else(|| format!("--grace {:?} above {GRACE_MAX:?}", a.grace))?;
+            duration_ok(&a.kube.request_timeout, REQUEST_TIMEOUT_MAX)
         }
         (Command::Lint(a), _) => match &a.replay.kube_version {
             Some(v) => v

@@ -9,6 +9,7 @@ mod commands;
 pub mod error;
 pub mod flag_check;
 mod input;
+mod monitor;
 mod term;
 mod version;
 
@@ -52,6 +53,7 @@ fn run() -> i32 {
         cli::Command::Trigger(a) => commands::trigger::run(a),
         cli::Command::Suspend(a) => commands::suspend::run_suspend(a),
         cli::Command::Unsuspend(a) => commands::suspend::run_unsuspend(a),
+        cli::Command::Monitor(a) => commands::monitor::run(a),
     };
     match result {
         Ok(code) => code,

@@ -85,6 +85,15 @@ pub enum Command {
     Completion(CompletionArgs),
     /// Print the manual page (roff): `kubectl cronjob-doctor man | man -l -`.
     Man,
+    /// Watch every CronJob and say the moment one stops running: continuous `scan`.
+    ///
+    /// Keeps CronJobs, Jobs, Pods and Events in memory through watches, re-diagnoses a
+    /// CronJob when one of its objects changes and at each slot's due time plus --grace (a
+    /// run that never happens produces no event). With --listen: /metrics (Prometheus, see
+    /// docs/metrics.md), /healthz, /readyz and /report (the `scan -o json` document).
+    /// Without: one line per change of a CronJob's status on stdout. Runs until SIGINT or
+    /// SIGTERM (exit 0); an unreachable API server is retried, never fatal.
+    Monitor(MonitorArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -279,4 +288,40 @@ pub enum RulesFormat {
 pub struct RulesArgs {
     #[arg(short = 'o', long, value_enum, default_value_t = RulesFormat::Text)]
     pub output: RulesFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MonitorFormat {
+    /// `TIME NAMESPACE/NAME STATUS: HEADLINE`.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct MonitorArgs {
+    /// Namespace to watch (default: the context's, else `default`).
+    #[arg(short = 'n', long, conflicts_with = "all_namespaces")]
+    pub namespace: Option<String>,
+    /// Watch every namespace.
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+    /// Serve /metrics, /healthz, /readyz and /report on this address (e.g. 0.0.0.0:9090)
+    /// instead of printing status lines.
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<std::net::SocketAddr>,
+    /// How long after a slot's due time a missing run counts as missed: 0 to 24h.
+    #[arg(long, value_name = "DURATION", default_value = "2m", value_parser = ranges::grace)]
+    pub grace: std::time::Duration,
+    /// Format of the status lines printed without --listen.
+    #[arg(short = 'o', long, value_enum, default_value_t = MonitorFormat::Text)]
+    pub output: MonitorFormat,
+    /// The controller's local time zone, used for schedules without spec.timeZone.
+    #[arg(long, value_name = "TZ", default_value = "UTC")]
+    pub controller_time_zone: String,
+    /// Replay the controller of this Kubernetes version. Default: the server's.
+    #[arg(long, value_name = "VERSION", value_parser = ranges::kube_version)]
+    pub kube_version: Option<String>,
+    #[command(flatten)]
+    pub kube: KubeArgs,
 }

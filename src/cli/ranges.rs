@@ -101,6 +101,24 @@ pub fn kube_version(s: &str) -> Result<String, FlagError> {
 /// parts of `<number><h|m|s|ms>` such as `1m30s` or `1.5h` — bounded by `max`. `None` is
 /// "no limit". Never panics: amounts are summed as finite floats and compared with the
 /// bound before a `Duration` is made.
+/// `monitor --grace`: a duration from 0 to 24h (kubectl's duration grammar). A day is far past
+/// any sensible grace: beyond it, a missed run would be reported after the next one is due.
+/// Here 0 means "no grace" (a run counts as missed the moment it is due), not "no limit" as
+/// for timeouts, so the shared grammar's words about 0 are left out of its errors.
+pub fn grace(s: &str) -> Result<Duration, FlagError> {
+    bounded_duration(s, GRACE_MAX, "24h")
+        .map(Option::unwrap_or_default)
+        .map_err(|e| {
+            FlagError(
+                e.0.replace(" (0 for no limit)", "")
+                    .replace("expected 0 (no limit), a number", "expected a number"),
+            )
+        })
+}
+
+/// The longest `monitor --grace`.
+pub const GRACE_MAX: Duration = Duration::from_secs(86_400);
+
 pub fn bounded_duration(
     s: &str,
     max: Duration,

@@ -13,6 +13,7 @@ pub mod objects;
 pub mod progress;
 pub mod request;
 pub mod scan;
+pub mod watch;
 mod wire;
 pub mod write;
 pub mod writes;

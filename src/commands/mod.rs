@@ -5,6 +5,7 @@ pub mod completion;
 pub mod explain;
 pub mod lint;
 pub mod manpage;
+pub mod monitor;
 pub mod next;
 pub mod report_cmd;
 pub mod rules;
