@@ -36,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-cronjob_doctor' -Script
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print the version, git commit and time-zone database in use')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish), or the helper that makes `kubectl cronjob-doctor <TAB>` complete through kubectl')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page (roff): `kubectl cronjob-doctor man | man -l -`')
+            [CompletionResult]::new('monitor', 'monitor', [CompletionResultType]::ParameterValue, 'Watch every CronJob and say the moment one stops running: continuous `scan`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -208,6 +209,28 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-cronjob_doctor' -Script
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'kubectl-cronjob_doctor;monitor' {
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace to watch (default: the context''s, else `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace to watch (default: the context''s, else `default`)')
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Serve /metrics, /healthz, /readyz and /report on this address (e.g. 0.0.0.0:9090) instead of printing status lines')
+            [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'How long after a slot''s due time a missing run counts as missed: 0 to 24h')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Format of the status lines printed without --listen')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Format of the status lines printed without --listen')
+            [CompletionResult]::new('--controller-time-zone', '--controller-time-zone', [CompletionResultType]::ParameterName, 'The controller''s local time zone, used for schedules without spec.timeZone')
+            [CompletionResult]::new('--kube-version', '--kube-version', [CompletionResultType]::ParameterName, 'Replay the controller of this Kubernetes version. Default: the server''s')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file. Default: $KUBECONFIG (several files are merged), else ~/.kube/config, else the in-cluster service account')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use (default: current-context)')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use (default: the context''s)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use (default: the context''s)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Give up on a request (retries included) after this long: 30s, 1m, a number of seconds, or 0 for no limit. At most 24h')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Watch every namespace')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'Watch every namespace')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'kubectl-cronjob_doctor;help' {
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Diagnose CronJobs: the headline, findings, controller replay, timeline and fix')
             [CompletionResult]::new('lint', 'lint', [CompletionResultType]::ParameterValue, 'Lint CronJob manifests for CI. Exit 0: nothing at or above --fail-on; 1: something is; 2: input could not be read')
@@ -220,6 +243,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-cronjob_doctor' -Script
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print the version, git commit and time-zone database in use')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish), or the helper that makes `kubectl cronjob-doctor <TAB>` complete through kubectl')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page (roff): `kubectl cronjob-doctor man | man -l -`')
+            [CompletionResult]::new('monitor', 'monitor', [CompletionResultType]::ParameterValue, 'Watch every CronJob and say the moment one stops running: continuous `scan`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -254,6 +278,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-cronjob_doctor' -Script
             break
         }
         'kubectl-cronjob_doctor;help;man' {
+            break
+        }
+        'kubectl-cronjob_doctor;help;monitor' {
             break
         }
         'kubectl-cronjob_doctor;help;help' {

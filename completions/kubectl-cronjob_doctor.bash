@@ -31,6 +31,9 @@ _kubectl__cronjob_doctor() {
             kubectl__cronjob_doctor,man)
                 cmd="kubectl__cronjob_doctor__subcmd__man"
                 ;;
+            kubectl__cronjob_doctor,monitor)
+                cmd="kubectl__cronjob_doctor__subcmd__monitor"
+                ;;
             kubectl__cronjob_doctor,next)
                 cmd="kubectl__cronjob_doctor__subcmd__next"
                 ;;
@@ -67,6 +70,9 @@ _kubectl__cronjob_doctor() {
             kubectl__cronjob_doctor__subcmd__help,man)
                 cmd="kubectl__cronjob_doctor__subcmd__help__subcmd__man"
                 ;;
+            kubectl__cronjob_doctor__subcmd__help,monitor)
+                cmd="kubectl__cronjob_doctor__subcmd__help__subcmd__monitor"
+                ;;
             kubectl__cronjob_doctor__subcmd__help,next)
                 cmd="kubectl__cronjob_doctor__subcmd__help__subcmd__next"
                 ;;
@@ -95,7 +101,7 @@ _kubectl__cronjob_doctor() {
 
     case "${cmd}" in
         kubectl__cronjob_doctor)
-            opts="-h -V --help --version explain lint next rules scan trigger suspend unsuspend version completion man help"
+            opts="-h -V --help --version explain lint next rules scan trigger suspend unsuspend version completion man monitor help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -205,7 +211,7 @@ _kubectl__cronjob_doctor() {
             return 0
             ;;
         kubectl__subcmd__cronjob_doctor__subcmd__help)
-            opts="explain lint next rules scan trigger suspend unsuspend version completion man help"
+            opts="explain lint next rules scan trigger suspend unsuspend version completion man monitor help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -275,6 +281,20 @@ _kubectl__cronjob_doctor() {
             return 0
             ;;
         kubectl__subcmd__cronjob_doctor__subcmd__help__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__cronjob_doctor__subcmd__help__subcmd__monitor)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -447,6 +467,72 @@ _kubectl__cronjob_doctor() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__cronjob_doctor__subcmd__monitor)
+            opts="-n -A -o -h -V --namespace --all-namespaces --listen --grace --output --controller-time-zone --kube-version --kubeconfig --context --cluster --user --request-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --grace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --controller-time-zone)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

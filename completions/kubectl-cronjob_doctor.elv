@@ -33,6 +33,7 @@ set edit:completion:arg-completer[kubectl-cronjob_doctor] = {|@words|
             cand version 'Print the version, git commit and time-zone database in use'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish), or the helper that makes `kubectl cronjob-doctor <TAB>` complete through kubectl'
             cand man 'Print the manual page (roff): `kubectl cronjob-doctor man | man -l -`'
+            cand monitor 'Watch every CronJob and say the moment one stops running: continuous `scan`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kubectl-cronjob_doctor;explain'= {
@@ -193,6 +194,27 @@ set edit:completion:arg-completer[kubectl-cronjob_doctor] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'kubectl-cronjob_doctor;monitor'= {
+            cand -n 'Namespace to watch (default: the context''s, else `default`)'
+            cand --namespace 'Namespace to watch (default: the context''s, else `default`)'
+            cand --listen 'Serve /metrics, /healthz, /readyz and /report on this address (e.g. 0.0.0.0:9090) instead of printing status lines'
+            cand --grace 'How long after a slot''s due time a missing run counts as missed: 0 to 24h'
+            cand -o 'Format of the status lines printed without --listen'
+            cand --output 'Format of the status lines printed without --listen'
+            cand --controller-time-zone 'The controller''s local time zone, used for schedules without spec.timeZone'
+            cand --kube-version 'Replay the controller of this Kubernetes version. Default: the server''s'
+            cand --kubeconfig 'Path to the kubeconfig file. Default: $KUBECONFIG (several files are merged), else ~/.kube/config, else the in-cluster service account'
+            cand --context 'The kubeconfig context to use (default: current-context)'
+            cand --cluster 'The kubeconfig cluster to use (default: the context''s)'
+            cand --user 'The kubeconfig user to use (default: the context''s)'
+            cand --request-timeout 'Give up on a request (retries included) after this long: 30s, 1m, a number of seconds, or 0 for no limit. At most 24h'
+            cand -A 'Watch every namespace'
+            cand --all-namespaces 'Watch every namespace'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'kubectl-cronjob_doctor;help'= {
             cand explain 'Diagnose CronJobs: the headline, findings, controller replay, timeline and fix'
             cand lint 'Lint CronJob manifests for CI. Exit 0: nothing at or above --fail-on; 1: something is; 2: input could not be read'
@@ -205,6 +227,7 @@ set edit:completion:arg-completer[kubectl-cronjob_doctor] = {|@words|
             cand version 'Print the version, git commit and time-zone database in use'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish), or the helper that makes `kubectl cronjob-doctor <TAB>` complete through kubectl'
             cand man 'Print the manual page (roff): `kubectl cronjob-doctor man | man -l -`'
+            cand monitor 'Watch every CronJob and say the moment one stops running: continuous `scan`'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'kubectl-cronjob_doctor;help;explain'= {
@@ -228,6 +251,8 @@ set edit:completion:arg-completer[kubectl-cronjob_doctor] = {|@words|
         &'kubectl-cronjob_doctor;help;completion'= {
         }
         &'kubectl-cronjob_doctor;help;man'= {
+        }
+        &'kubectl-cronjob_doctor;help;monitor'= {
         }
         &'kubectl-cronjob_doctor;help;help'= {
         }

@@ -7,10 +7,10 @@
 
 use clap::Parser;
 
-use crate::cli::{Cli, Command};
-use crate::flag_ranges::{
-    COUNT_MAX, REQUEST_TIMEOUT_MAX, TIMELINE_MAX, WAIT_TIMEOUT_MAX, bounded_duration,
+use crate::cli::ranges::{
+    COUNT_MAX, GRACE_MAX, REQUEST_TIMEOUT_MAX, TIMELINE_MAX, WAIT_TIMEOUT_MAX, bounded_duration,
 };
+use crate::cli::{Cli, Command};
 
 /// Every numeric flag of every subcommand, with the argv that comes before it.
 const SLOTS: &[(&[&str], &str)] = &[
@@ -24,12 +24,24 @@ const SLOTS: &[(&[&str], &str)] = &[
     (&["unsuspend", "cj"], "--request-timeout"),
     (&["trigger", "cj", "--wait"], "--timeout"),
     (&["lint", "-f", "x.yaml"], "--kube-version"),
+    (&["monitor", "-A"], "--grace"),
+    (&["monitor", "-A"], "--request-timeout"),
 ];
+
+/// A flag that broke its documented range: the argv and what went wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokenPromise(pub String);
+
+impl std::fmt::Display for BrokenPromise {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
 
 /// Parse one argv built from `data` with the real parser: `Ok(true)` accepted (and in range),
 /// `Ok(false)` refused as a usage error. `Err` names a broken promise: a value outside its
 /// documented range, or a rejection without a usage-error exit code.
-pub fn check_numeric_argv(data: &[u8]) -> Result<bool, String> {
+pub fn check_numeric_argv(data: &[u8]) -> Result<bool, BrokenPromise> {
     let (slot, form, value) = match data {
         [a, b, rest @ ..] => (*a as usize % SLOTS.len(), *b % 3, rest),
         _ => return Ok(false),
@@ -52,13 +64,15 @@ pub fn check_numeric_argv(data: &[u8]) -> Result<bool, String> {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
             );
             if !asked_for_output && (e.exit_code() != 2 || e.to_string().trim().is_empty()) {
-                return Err(format!("{argv:?}: rejected without a usage error: {e}"));
+                return Err(BrokenPromise(format!(
+                    "{argv:?}: rejected without a usage error: {e}"
+                )));
             }
             Ok(false)
         }
         Ok(cli) => in_range(&cli, flag)
             .map(|()| true)
-            .map_err(|why| format!("{argv:?}: {why}")),
+            .map_err(|why| BrokenPromise(format!("{argv:?}: {why}"))),
     }
 }
 
@@ -90,6 +104,12 @@ fn in_range(cli: &Cli, flag: &str) -> Result<(), String> {
         }
         (Command::Unsuspend(a), _) => {
             duration_ok(&a.action.kube.request_timeout, REQUEST_TIMEOUT_MAX)
+        }
+        (Command::Monitor(a), _) => {
+            (a.grace <= GRACE_MAX)
+                .then_some(())
+                .ok_or_else(|| format!("--grace {:?} above {GRACE_MAX:?}", a.grace))?;
+            duration_ok(&a.kube.request_timeout, REQUEST_TIMEOUT_MAX)
         }
         (Command::Lint(a), _) => match &a.replay.kube_version {
             Some(v) => v

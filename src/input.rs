@@ -24,39 +24,6 @@ pub const STDIN_NAME: &str = "<stdin>";
 
 /// The largest input read by default: 256 MiB (a `kubectl get -A -o yaml` of 400,000 CronJobs).
 pub const DEFAULT_MAX_INPUT_SIZE: u64 = 256 << 20;
-/// The range `--max-input-size` accepts: 1 KiB to 64 GiB.
-pub const MAX_INPUT_SIZE_RANGE: (u64, u64) = (1 << 10, 64 << 30);
-
-/// Parses `--max-input-size`: bytes, or a number with `Ki`, `Mi`, `Gi` (powers of 1024) or
-/// `K`, `M`, `G` (powers of 1000), within [`MAX_INPUT_SIZE_RANGE`].
-pub fn parse_size(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (digits, unit) = t.split_at(split);
-    let factor: u64 = match unit {
-        "" | "B" => 1,
-        "K" | "k" | "KB" | "kB" => 1_000,
-        "M" | "MB" => 1_000_000,
-        "G" | "GB" => 1_000_000_000,
-        "Ki" | "KiB" => 1 << 10,
-        "Mi" | "MiB" => 1 << 20,
-        "Gi" | "GiB" => 1 << 30,
-        _ => {
-            return Err(format!(
-                "{s:?} is not a size (examples: 512Mi, 2Gi, 1000000)"
-            ));
-        }
-    };
-    let (lo, hi) = MAX_INPUT_SIZE_RANGE;
-    let n = digits
-        .parse::<u64>()
-        .ok()
-        .and_then(|n| n.checked_mul(factor))
-        .filter(|n| (lo..=hi).contains(n))
-        .ok_or_else(|| format!("{s:?} is out of range: give 1Ki to 64Gi"))?;
-    Ok(n)
-}
-
 /// The cap [`load_paths`] applies: set once from `--max-input-size` by the command that reads
 /// files, so the shared loading code need not thread it through every caller.
 static MAX_INPUT_SIZE: AtomicU64 = AtomicU64::new(DEFAULT_MAX_INPUT_SIZE);
@@ -375,24 +342,7 @@ mod tests {
     }
 
     #[test]
-    fn sizes_parse_with_units_and_a_range() {
-        assert_eq!(parse_size("256Mi"), Ok(256 << 20));
-        assert_eq!(parse_size("2Gi"), Ok(2 << 30));
-        assert_eq!(parse_size("500M"), Ok(500_000_000));
-        assert_eq!(parse_size("4096"), Ok(4096));
-        assert_eq!(parse_size("64Gi"), Ok(64 << 30));
-        for bad in [
-            "65Gi",
-            "1000",
-            "0",
-            "",
-            "x",
-            "12 parsecs",
-            "18446744073709551615Gi",
-            "-1",
-        ] {
-            assert!(parse_size(bad).is_err(), "{bad}");
-        }
+    fn sizes_show_in_binary_units() {
         assert_eq!(show_size(DEFAULT_MAX_INPUT_SIZE), "256 MiB");
     }
 }

@@ -6,18 +6,28 @@ mod actions;
 pub mod cli;
 mod cluster;
 mod commands;
+pub mod error;
 pub mod flag_check;
-pub mod flag_ranges;
 mod input;
+mod monitor;
+mod term;
 mod version;
+
+/// The flags' ranges (`cli::ranges`), under the name the tests and fuzz targets know.
+pub use cli::ranges as flag_ranges;
 
 use clap::Parser;
 
-pub use commands::exit;
+pub use error::exit;
 
 /// Parse the process's arguments, run the command, print errors once, and return the exit
 /// code (0 ok, 1 findings / rejected input, 2 could not do the job).
-pub fn run_from_env() -> i32 {
+pub fn run_from_env() -> std::process::ExitCode {
+    // Exit codes are 0, 1 and 2: they fit a byte.
+    std::process::ExitCode::from(u8::try_from(run()).unwrap_or(2))
+}
+
+fn run() -> i32 {
     let cli = match cli::Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -43,6 +53,7 @@ pub fn run_from_env() -> i32 {
         cli::Command::Trigger(a) => commands::trigger::run(a),
         cli::Command::Suspend(a) => commands::suspend::run_suspend(a),
         cli::Command::Unsuspend(a) => commands::suspend::run_unsuspend(a),
+        cli::Command::Monitor(a) => commands::monitor::run(a),
     };
     match result {
         Ok(code) => code,
@@ -50,8 +61,8 @@ pub fn run_from_env() -> i32 {
             // Errors quote servers (422/409 messages, SSAR denial reasons) and files: control
             // characters are shown, never sent to the terminal. Newlines stay: some errors are
             // several lines of the tool's own (a command per line).
-            eprintln!("error: {}", doctor::report::visible::text(&e.to_string()));
-            exit::TROUBLE
+            eprintln!("error: {}", doctor::report::visible::text(e.message()));
+            e.exit_code()
         }
     }
 }

@@ -202,6 +202,17 @@ proptest! {
     }
 
     #[test]
+    fn monitor_grace_is_at_most_a_day_or_rejected(v in extreme_text()) {
+        match parse(&["monitor", "-A"], "--grace", &v) {
+            Ok(Cli { command: Sub::Monitor(a) }) => {
+                prop_assert!(a.grace <= Duration::from_secs(24 * 3600), "{v:?} → {:?}", a.grace);
+            }
+            Ok(other) => prop_assert!(false, "parsed into {other:?}"),
+            Err(e) => assert_rejected_clearly(&e, "--grace", &v),
+        }
+    }
+
+    #[test]
     fn kube_version_never_panics(v in extreme_text()) {
         for prefix in [&["lint", "-f", "x.yaml"][..], &["explain", "-f", "x.yaml"], &["scan"]] {
             if let Err(e) = parse(prefix, "--kube-version", &v) {
@@ -242,6 +253,22 @@ fn the_range_edges_are_exact() {
     let wt = |v: &str| parse(&["trigger", "cj"], "--timeout", v).is_ok();
     assert!(wt("0") && wt("168h") && wt("30m"));
     assert!(!wt("168h1s") && !wt("18446744073709551615s"));
+    let grace = |v: &str| match parse(&["monitor", "-A"], "--grace", v) {
+        Ok(Cli {
+            command: Sub::Monitor(a),
+        }) => Ok(a.grace),
+        Ok(_) => unreachable!(),
+        Err(e) => Err(e.to_string()),
+    };
+    assert_eq!(grace("0"), Ok(Duration::ZERO), "0 is no grace");
+    assert_eq!(grace("2m"), Ok(Duration::from_secs(120)));
+    assert_eq!(grace("24h"), Ok(Duration::from_secs(86_400)));
+    let too_long = grace("24h0m1s").unwrap_err();
+    assert!(too_long.contains("at most 24h"), "{too_long}");
+    assert!(
+        !too_long.contains("no limit"),
+        "0 is not 'no limit' for --grace: {too_long}"
+    );
 }
 
 #[test]
@@ -261,7 +288,8 @@ fn help_documents_every_range() {
     }
     assert!(help(&mut cmd, "next").contains("1 to 1000"));
     assert!(help(&mut cmd, "trigger").contains("at most 168h"));
-    for sub in ["suspend", "unsuspend", "trigger"] {
+    assert!(help(&mut cmd, "monitor").contains("0 to 24h"));
+    for sub in ["suspend", "unsuspend", "trigger", "monitor"] {
         assert!(help(&mut cmd, sub).contains("At most 24h"), "{sub}");
     }
 }

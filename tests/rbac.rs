@@ -52,8 +52,8 @@ struct Subject {
 
 type Grant = (&'static str, &'static str, &'static str);
 
-/// (apiGroup, resource, verb)
-const READ_ONLY: [Grant; 10] = [
+/// (apiGroup, resource, verb): what every cluster-reading command needs.
+const READ: [Grant; 10] = [
     ("batch", "cronjobs", "get"),
     ("batch", "cronjobs", "list"),
     ("batch", "jobs", "get"),
@@ -64,6 +64,16 @@ const READ_ONLY: [Grant; 10] = [
     ("", "events", "list"),
     ("events.k8s.io", "events", "get"),
     ("events.k8s.io", "events", "list"),
+];
+
+/// `monitor` follows what it reads with watches (deploy/monitor/ binds the read-only role);
+/// the operator commands never watch, so the operator role goes without.
+const WATCH: [Grant; 5] = [
+    ("batch", "cronjobs", "watch"),
+    ("batch", "jobs", "watch"),
+    ("", "pods", "watch"),
+    ("", "events", "watch"),
+    ("events.k8s.io", "events", "watch"),
 ];
 
 const OPERATOR_EXTRA: [Grant; 4] = [
@@ -189,16 +199,14 @@ fn check_role(file: &str, name: &str, expected: &BTreeSet<(String, String, Strin
 
 #[test]
 fn read_only_role_reads_cronjobs_jobs_pods_events_and_nothing_else() {
-    check_role(
-        "read-only.yaml",
-        "cronjob-doctor-read-only",
-        &owned(&READ_ONLY),
-    );
+    let mut expected = owned(&READ);
+    expected.extend(owned(&WATCH));
+    check_role("read-only.yaml", "cronjob-doctor-read-only", &expected);
 }
 
 #[test]
 fn operator_role_adds_only_the_writes_of_the_operator_commands() {
-    let mut expected = owned(&READ_ONLY);
+    let mut expected = owned(&READ);
     expected.extend(owned(&OPERATOR_EXTRA));
     check_role("operator.yaml", "cronjob-doctor-operator", &expected);
 }

@@ -1,18 +1,16 @@
 //! The IO half of the safe actions (`trigger`, `suspend`, `unsuspend`): the plans are pure
 //! (`doctor::actions`); this layer reads the CronJob, previews, dry-runs on the server, asks,
 //! and sends exactly the planned requests with a resourceVersion precondition and our field
-//! manager, re-reading on 409. Reads go through `cluster` (retries, the server's clock);
-//! writes through `write`, which never retries on its own.
+//! manager, re-reading on 409. Reads and writes go through the command's one connection
+//! (`cluster`: reads retried, the server's clock; writes sent once, by `cluster::write`).
+//! Actions return outcomes and errors; only `commands` turn them into exit codes.
 
-pub mod args;
-pub mod confirm;
-pub mod output;
 pub mod patch;
 pub mod session;
 pub mod wait;
-pub mod write;
 
 use crate::cluster::http::ApiError;
+use crate::error::Error;
 use session::Session;
 
 /// Where the role that allows the actions is described.
@@ -20,8 +18,10 @@ pub const OPERATOR_ROLE: &str = "deploy/rbac/operator.yaml";
 
 /// A failed write, said so the user knows what was tried, whether anything changed, and what
 /// to do next.
-pub fn write_failure(s: &Session, what: &str, e: &ApiError, permission: &str) -> String {
-    crate::cluster::config::redact_userinfo(&write_failure_text(s, what, e, permission))
+pub fn write_failure(s: &Session, what: &str, e: &ApiError, permission: &str) -> Error {
+    Error::Api(crate::cluster::config::redact_userinfo(
+        &write_failure_text(s, what, e, permission),
+    ))
 }
 
 fn write_failure_text(s: &Session, what: &str, e: &ApiError, permission: &str) -> String {
@@ -30,22 +30,25 @@ fn write_failure_text(s: &Session, what: &str, e: &ApiError, permission: &str) -
             "{what} was refused: {message}. That request changed nothing. The operator role grants {permission}: \
              apply {OPERATOR_ROLE} and bind it to you (see its header), or ask a cluster admin"
         ),
-        ApiError::Status { .. } => format!("{} That request changed nothing.", s.failure(what, e)),
+        ApiError::Status { .. } => format!(
+            "{} That request changed nothing.",
+            crate::cluster::failure(&s.api, what, e)
+        ),
         ApiError::Refused(why) => format!("{what} was not sent: {why}. Nothing was changed."),
         // No answer: the server may or may not have acted on it.
         ApiError::Transport(_) => format!(
             "{} Whether the server applied it is unknown: check with `kubectl get cronjobs,jobs -n {}` before trying again.",
-            s.failure(what, e),
+            crate::cluster::failure(&s.api, what, e),
             s.ns
         ),
     }
 }
 
 /// The refusal when nobody can be asked.
-pub fn no_terminal(consequence: &str) -> String {
-    format!(
+pub fn no_terminal(consequence: &str) -> Error {
+    Error::Declined(format!(
         "stdin is not a terminal, so there is nobody to confirm: {consequence}. Review the preview above and add --yes to go ahead (or --dry-run=server to only test it)"
-    )
+    ))
 }
 
 /// Who to record as the one suspending: `--by`, else the login name, else the kubeconfig
@@ -72,7 +75,7 @@ mod tests {
 
     #[test]
     fn refusals_say_what_to_do() {
-        let m = no_terminal("nothing was created");
+        let m = no_terminal("nothing was created").to_string();
         assert!(
             m.contains("nothing was created") && m.contains("--yes"),
             "{m}"

@@ -8,19 +8,19 @@ use doctor::actions::FIELD_MANAGER;
 use doctor::actions::changes::changes;
 use doctor::actions::suspend::PlannedPatch;
 use doctor::model::{CronJob, Job};
-use http::Method;
 use jiff::Timestamp;
 use serde_json::Value;
 
-use super::args::{ActionArgs, DryRun};
-use super::confirm::{self, Consent};
-use super::output::{Out, request_text};
-use super::session::{Session, cron_job_model};
-use super::write::MERGE_PATCH;
+use super::session::Session;
 use super::{no_terminal, write_failure};
+use crate::cli::{ActionArgs, DryRun};
 use crate::cluster::http::ApiError;
-use crate::cluster::request::ApiPath;
-use crate::commands::exit;
+use crate::cluster::objects::cron_job_of;
+use crate::cluster::write::MERGE_PATCH;
+use crate::cluster::writes::{self, Write, target_of};
+use crate::error::Error;
+use crate::term::confirm::{self, Consent};
+use crate::term::out::{Out, request_text};
 
 /// Conflicts re-evaluated before giving up (someone keeps writing the object).
 pub const MAX_CONFLICT_RETRIES: u32 = 3;
@@ -48,6 +48,17 @@ pub struct Evaluation {
     pub done: &'static str,
 }
 
+/// How the loop ended (every ending is a success: exit 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Done {
+    /// The patches were applied.
+    Applied,
+    /// There was nothing to change.
+    NothingToDo,
+    /// `--dry-run=client` or `--dry-run=server`: shown or tested, nothing changed.
+    DryRun,
+}
+
 /// Run the loop; `evaluate` is called again after every conflict.
 pub async fn run(
     s: &Session,
@@ -55,7 +66,7 @@ pub async fn run(
     a: &ActionArgs,
     with_jobs: bool,
     mut evaluate: impl FnMut(&State) -> Evaluation,
-) -> Result<i32, String> {
+) -> Result<Done, Error> {
     let out = Out::STDOUT;
     let mut previous: Option<CronJob> = None;
     // The first reading: the "before" of the final before/after, so writes of ours that
@@ -87,7 +98,7 @@ pub async fn run(
         out.lines(&ev.preview);
         if ev.patches.is_empty() {
             out.line(&ev.nothing_to_do);
-            return Ok(exit::OK);
+            return Ok(Done::NothingToDo);
         }
         out.line(format!(
             "Will send (JSON merge patch, fieldManager {FIELD_MANAGER}; refused with 409 if anyone else writes the CronJob after resourceVersion {}):",
@@ -103,10 +114,10 @@ pub async fn run(
         if a.dry_run == DryRun::Client {
             out.line("--dry-run=client: nothing was sent. The requests would be:");
             for p in &ev.patches {
-                let q = crate::cluster::request::target(&path(s, name, p), &params(false));
-                out.line(request_text("PATCH", &q, MERGE_PATCH, &p.body).trim_end());
+                let req = request(s, name, p, false).map_err(|e| s.failure("PATCH", &e))?;
+                out.line(request_text("PATCH", &target_of(&req), MERGE_PATCH, &p.body).trim_end());
             }
-            return Ok(exit::OK);
+            return Ok(Done::DryRun);
         }
         // The server-side dry run: validation, admission and RBAC answer before anyone is
         // asked, and a stale resourceVersion shows up here already.
@@ -137,7 +148,7 @@ pub async fn run(
         if a.dry_run == DryRun::Server {
             out.line("--dry-run=server: the API server accepted it (dryRun=All); nothing was changed. It would read:");
             for v in &dry_answers {
-                let after = cron_job_model(v)?;
+                let after = cron_job_of(v)?;
                 for c in changes(&state.cj, &after)
                     .into_iter()
                     .filter(|c| c.field != "metadata.resourceVersion")
@@ -145,14 +156,16 @@ pub async fn run(
                     out.line(format!("  {c}"));
                 }
             }
-            return Ok(exit::OK);
+            return Ok(Done::DryRun);
         }
         out.line("Server-side dry run: accepted.");
         match confirm::ask(&ev.question, a.yes) {
             Consent::Given => {
                 s.confirmed();
             }
-            Consent::Declined => return Err("not confirmed: nothing was changed".into()),
+            Consent::Declined => {
+                return Err(Error::Declined("not confirmed: nothing was changed".into()));
+            }
             Consent::NoTerminal => return Err(no_terminal("nothing was changed")),
         }
         let mut current = state.cj.clone();
@@ -162,7 +175,7 @@ pub async fn run(
             let p_now = p.with_resource_version(&current.meta.resource_version);
             match send(s, name, &p_now, false).await {
                 Ok(v) => {
-                    current = cron_job_model(&v)?;
+                    current = cron_job_of(&v)?;
                     applied.push(p);
                 }
                 Err(ApiError::Status { code: 409, .. }) => {
@@ -171,14 +184,15 @@ pub async fn run(
                 }
                 Err(e) => {
                     let mut msg =
-                        write_failure(s, &describe_request(name, p, false), &e, &permission(p));
+                        write_failure(s, &describe_request(name, p, false), &e, &permission(p))
+                            .to_string();
                     if let Some(done) = applied.last() {
                         msg.push_str(&format!(
                             " Already applied before it: {} — run the command again to finish.",
                             done.describe
                         ));
                     }
-                    return Err(msg);
+                    return Err(Error::Api(msg));
                 }
             }
         }
@@ -204,19 +218,19 @@ pub async fn run(
                 .iter()
                 .map(|c| format!("  {c}")),
         );
-        return Ok(exit::OK);
+        return Ok(Done::Applied);
     }
 }
 
 /// Report a 409 and count it; an error once the retries are used up.
-fn conflict(out: &Out, what: &str, sent_rv: &str, conflicts: &mut u32) -> Result<(), String> {
+fn conflict(out: &Out, what: &str, sent_rv: &str, conflicts: &mut u32) -> Result<(), Error> {
     *conflicts += 1;
     if *conflicts > MAX_CONFLICT_RETRIES {
-        return Err(format!(
+        return Err(Error::Api(format!(
             "{what}: 409 Conflict again, {} times in a row — something keeps writing this CronJob (another controller, a GitOps sync?). \
              Nothing more was changed; find the other writer or try again later",
             *conflicts
-        ));
+        )));
     }
     out.line(format!(
         "{what}: 409 Conflict — someone else wrote the CronJob after resourceVersion {sent_rv}; reading it again (retry {} of {MAX_CONFLICT_RETRIES}).",
@@ -225,21 +239,9 @@ fn conflict(out: &Out, what: &str, sent_rv: &str, conflicts: &mut u32) -> Result
     Ok(())
 }
 
-fn params(dry: bool) -> Vec<(&'static str, String)> {
-    let mut p = Vec::new();
-    if dry {
-        p.push(("dryRun", "All".to_string()));
-    }
-    p.push(("fieldManager", FIELD_MANAGER.to_string()));
-    p
-}
-
-fn path(s: &Session, name: &str, p: &PlannedPatch) -> ApiPath {
-    let base = s.path("cronjobs", name);
-    match p.subresource {
-        Some(sub) => base.subresource(sub),
-        None => base,
-    }
+/// The PATCH of `p` on CronJob `name`, built by kube's request builder.
+fn request(s: &Session, name: &str, p: &PlannedPatch, dry: bool) -> Result<Write, ApiError> {
+    writes::patch_cron_job(&s.ns, name, p.subresource, &p.body, dry)
 }
 
 fn short_path(name: &str, p: &PlannedPatch) -> String {
@@ -263,12 +265,5 @@ fn permission(p: &PlannedPatch) -> String {
 }
 
 async fn send(s: &Session, name: &str, p: &PlannedPatch, dry: bool) -> Result<Value, ApiError> {
-    s.send(
-        Method::PATCH,
-        &path(s, name, p),
-        &params(dry),
-        MERGE_PATCH,
-        &p.body,
-    )
-    .await
+    s.send(request(s, name, p, dry)).await
 }

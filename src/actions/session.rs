@@ -1,20 +1,19 @@
-//! One connection for an action: `cluster`'s reader (retries, the server clock) plus a writer
-//! on the same client, the namespace, and the reads every action starts with. Objects are
-//! kept as the API returns them (JSON: a Job must carry the whole template, and a patch must
-//! name the exact resourceVersion) and converted to the model with the file loader
-//! (`doctor::source`), which reads a live object the way `explain -f` reads its dump.
+//! One connection for an action: the command's one client (`cluster::connect`: reads with
+//! retries and the server clock) with a writer on it, the namespace, and the reads every
+//! action starts with. Objects are read like everywhere else (`cluster::objects`: wire
+//! structs, then the model), with the API's JSON kept beside the model where a write needs
+//! it (a Job must carry the whole template, and a patch must name the exact resourceVersion).
 
 use doctor::model::{CronJob, Job, Pod};
-use http::Method;
 use serde_json::{Value, json};
 
-use super::args::DryRun;
-use super::write::{JSON, Writer, access_review_path};
-use crate::cli::KubeArgs;
+use crate::cli::{DryRun, KubeArgs};
 use crate::cluster::http::{Api, ApiError};
-use crate::cluster::list::{collection, list_all};
 use crate::cluster::request::ApiPath;
-use crate::cluster::{self, config, fetch};
+use crate::cluster::write::Writer;
+use crate::cluster::writes::{self, Write};
+use crate::cluster::{self, fetch, objects};
+use crate::error::Error;
 
 pub struct Session {
     pub api: Api,
@@ -33,32 +32,23 @@ pub enum Access {
 }
 
 impl Session {
-    /// Resolve the kubeconfig like `cluster::connect` does, keeping a writer on the client
-    /// (unable to write for real in a `--dry-run` session, and disarmed until [`confirmed`]).
-    /// The namespace, from `-n` or the context, is validated here: no request is made.
+    /// Connect (`cluster::connect`, the one client of the command) and keep a writer on it
+    /// (unable to write for real in a `--dry-run` session, and disarmed until
+    /// [`confirmed`]). The namespace, from `-n` or the context, is validated here: no request
+    /// is made.
     ///
     /// [`confirmed`]: Session::confirmed
     pub async fn connect(
         kube: &KubeArgs,
         namespace: Option<&str>,
         dry_run: DryRun,
-    ) -> Result<Session, String> {
-        let timeout = config::parse_timeout(&kube.request_timeout)?;
-        let (cfg, target) = config::load(kube).await?;
-        let client = kube::Client::try_from(cfg).map_err(|e| {
-            config::redact_userinfo(&format!(
-                "cannot set up a client for {}: {}",
-                target.describe(),
-                cluster::http::error_chain(&e)
-            ))
-        })?;
-        let ns = namespace.map_or_else(|| target.namespace.clone(), str::to_string);
-        doctor::names::namespace(&ns).map_err(|e| format!("{e}; nothing was sent"))?;
-        Ok(Session {
-            api: Api::new(client.clone(), target, timeout, true),
-            writer: Writer::new(client, timeout, dry_run != DryRun::None),
-            ns,
-        })
+    ) -> Result<Session, Error> {
+        let api = cluster::connect(kube, true).await?;
+        let ns = namespace.map_or_else(|| api.target.namespace.clone(), str::to_string);
+        doctor::names::namespace(&ns)
+            .map_err(|e| Error::Usage(format!("{e}; nothing was sent")))?;
+        let writer = api.writer(dry_run != DryRun::None);
+        Ok(Session { api, writer, ns })
     }
 
     /// The user said yes (or passed --yes): real writes may be sent. False in a dry run.
@@ -80,61 +70,46 @@ impl Session {
         ApiPath::item("batch/v1", resource, &self.ns, name)
     }
 
-    /// The message for a failed request: what was tried, on which cluster, what to do.
-    pub fn failure(&self, what: &str, e: &ApiError) -> String {
-        cluster::failure(&self.api, what, e)
+    /// The error for a failed request: what was tried, on which cluster, what to do.
+    pub fn failure(&self, what: &str, e: &ApiError) -> Error {
+        Error::Api(cluster::failure(&self.api, what, e))
     }
 
     /// GET the CronJob as JSON (with its resourceVersion) and as the model.
-    pub async fn cron_job(&self, name: &str) -> Result<(Value, CronJob), String> {
-        let path = self.path("cronjobs", name);
-        let raw: Value = match self.api.get(&path, &[]).await {
-            Ok(b) => serde_json::from_slice(&b)
-                .map_err(|e| format!("GET {path}: unexpected answer (not JSON: {e})"))?,
-            Err(ApiError::Status { code: 404, .. }) => {
-                return Err(format!(
-                    "cronjob {name:?} not found in namespace {} (context {}): check the name with `kubectl get cronjobs -n {}`; nothing was changed",
-                    self.ns,
-                    self.context(),
-                    self.ns
-                ));
-            }
-            Err(e) => return Err(self.failure(&format!("GET {path}"), &e)),
-        };
-        let cj = cron_job_model(&raw)?;
-        Ok((raw, cj))
+    pub async fn cron_job(&self, name: &str) -> Result<(Value, CronJob), Error> {
+        match objects::cron_job(&self.api, &self.ns, name).await {
+            Ok(read) => Ok((read.raw, read.model)),
+            Err(ApiError::Status { code: 404, .. }) => Err(Error::Api(format!(
+                "cronjob {name:?} not found in namespace {} (context {}): check the name with `kubectl get cronjobs -n {}`; nothing was changed",
+                self.ns,
+                self.context(),
+                self.ns
+            ))),
+            Err(e) => Err(self.failure(&format!("GET {}", self.path("cronjobs", name)), &e)),
+        }
     }
 
     /// The CronJob's Jobs (owned, manual, or named like its own), for the replay and the
     /// preview; `Ok(None)` when listing Jobs is forbidden (the preview says so and goes on).
-    pub async fn jobs_of(&self, cj: &CronJob) -> Result<Option<Vec<Job>>, String> {
-        let path = collection("batch/v1", "jobs", Some(&self.ns));
-        match list_all(&self.api, &path, &[], Some::<Value>, None).await {
-            Ok(items) => Ok(Some(
-                models("JobList", items)
-                    .jobs
-                    .into_iter()
-                    .filter(|j| fetch::related_job(cj, j))
-                    .collect(),
-            )),
+    pub async fn jobs_of(&self, cj: &CronJob) -> Result<Option<Vec<Job>>, Error> {
+        match objects::jobs(&self.api, &self.ns, |j| fetch::related_job(cj, j)).await {
+            Ok(jobs) => Ok(Some(jobs)),
             Err(ApiError::Status { code: 403, .. }) => Ok(None),
-            Err(e) => Err(self.failure(&format!("LIST {path}"), &e)),
+            Err(e) => {
+                let path = cluster::list::collection("batch/v1", "jobs", Some(&self.ns));
+                Err(self.failure(&format!("LIST {path}"), &e))
+            }
         }
+    }
+
+    /// One Job, read to follow it.
+    pub async fn job(&self, name: &str) -> Result<Job, ApiError> {
+        objects::job(&self.api, &self.ns, name).await
     }
 
     /// Pods of one Job, by the label the Job controller sets (1.27+).
     pub async fn pods_of(&self, job: &str) -> Result<Vec<Pod>, ApiError> {
-        let path = collection("v1", "pods", Some(&self.ns));
-        let sel = format!("batch.kubernetes.io/job-name={job}");
-        let items = list_all(
-            &self.api,
-            &path,
-            &[("labelSelector", sel)],
-            Some::<Value>,
-            None,
-        )
-        .await?;
-        Ok(models("PodList", items).pods)
+        objects::pods_of_job(&self.api, &self.ns, job).await
     }
 
     /// SelfSubjectAccessReview: may the current user `verb` `group`/`resource` here?
@@ -146,12 +121,7 @@ impl Session {
                 "namespace": self.ns, "verb": verb, "group": group, "resource": resource,
             }},
         });
-        let path = access_review_path();
-        match self
-            .writer
-            .send(Method::POST, &path, &[], JSON, &review)
-            .await
-        {
+        match self.send(writes::access_review(&review)).await {
             Ok(r) if r["status"]["allowed"] == true => Access::Allowed,
             Ok(r) => {
                 let why = ["reason", "evaluationError"]
@@ -165,41 +135,8 @@ impl Session {
         }
     }
 
-    /// POST/PATCH `path` with `params` (values encoded).
-    pub async fn send(
-        &self,
-        method: Method,
-        path: &ApiPath,
-        params: &[(&str, String)],
-        content_type: &str,
-        body: &Value,
-    ) -> Result<Value, ApiError> {
-        self.writer
-            .send(method, path, params, content_type, body)
-            .await
+    /// Send a write built by `cluster::writes` through this session's writer.
+    pub async fn send(&self, req: Result<Write, ApiError>) -> Result<Value, ApiError> {
+        self.writer.send(req?).await
     }
-}
-
-/// The model of a CronJob as the API returned it.
-pub fn cron_job_model(raw: &Value) -> Result<CronJob, String> {
-    let loaded = doctor::source::parse_text("the API server's answer", &raw.to_string());
-    loaded.cron_jobs.into_iter().next().ok_or_else(|| {
-        let why = loaded
-            .errors
-            .first()
-            .map(|e| e.message.clone())
-            .unwrap_or_else(|| "not a CronJob".into());
-        format!("cannot read the CronJob the API server returned: {why}")
-    })
-}
-
-/// Items of a LIST (which carry no kind) read as a typed list.
-pub fn models(list_kind: &str, items: Vec<Value>) -> doctor::source::Loaded {
-    let api_version = if list_kind == "PodList" {
-        "v1"
-    } else {
-        "batch/v1"
-    };
-    let doc = json!({"apiVersion": api_version, "kind": list_kind, "items": items});
-    doctor::source::parse_text("the API server's answer", &doc.to_string())
 }

@@ -6,15 +6,14 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use super::session::Session;
+use crate::cluster::http::{ApiError, humantime};
+use crate::error::Error;
+use crate::term::out::Out;
 use doctor::evidence::{failure_reason, job_duration, pod_problem};
 use doctor::model::{Job, Pod};
 use doctor::text::human_duration;
 use jiff::Timestamp;
-use serde_json::Value;
-
-use super::output::Out;
-use super::session::Session;
-use crate::cluster::http::{ApiError, humantime};
 
 /// Between two looks at the Job.
 pub const POLL: Duration = Duration::from_secs(2);
@@ -81,7 +80,7 @@ pub async fn follow(
     job: &str,
     timeout: Option<Duration>,
     out: Out,
-) -> Result<Outcome, String> {
+) -> Result<Outcome, Error> {
     let started = Instant::now();
     let path = s.path("jobs", job);
     let mut shown: BTreeMap<String, String> = BTreeMap::new();
@@ -93,23 +92,18 @@ pub async fn follow(
             .unwrap_or_default()
     ));
     loop {
-        let raw: Value = match s.api.get(&path, &[]).await {
-            Ok(b) => serde_json::from_slice(&b)
-                .map_err(|e| format!("GET {path}: unexpected answer (not JSON: {e})"))?,
+        let j = match s.job(job).await {
+            Ok(j) => j,
             Err(ApiError::Status { code: 404, .. }) => {
-                return Err(format!(
+                return Err(Error::Api(format!(
                     "job {job} is gone (deleted, or removed by ttlSecondsAfterFinished) before it was seen to finish; \
                      look for its Pods with `kubectl get pods -n {} -l batch.kubernetes.io/job-name={job}`",
                     s.ns
-                ));
+                )));
             }
             Err(e) => return Err(s.failure(&format!("GET {path} (while waiting)"), &e)),
         };
         let now = crate::cluster::server_now(&s.api).0;
-        let j = super::session::models("JobList", vec![raw])
-            .jobs
-            .pop()
-            .ok_or_else(|| format!("GET {path}: the answer is not a Job"))?;
         if !pods_forbidden {
             match s.pods_of(job).await {
                 Ok(pods) => {

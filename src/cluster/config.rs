@@ -10,6 +10,7 @@ use std::time::Duration;
 use kube::config::{KubeConfigOptions, Kubeconfig};
 
 use crate::cli::KubeArgs;
+use crate::error::Error;
 
 /// Where we are talking to, for messages ("what was tried").
 #[derive(Clone, Debug)]
@@ -167,10 +168,10 @@ fn redact_url_userinfo(text: &str) -> String {
 
 /// `--request-timeout` as kubectl reads it: `0` (no limit), a number of seconds, or a Go-style
 /// duration made of `h`, `m`, `s`, `ms` parts (`1m30s`). One grammar with the flag's range
-/// check (`flag_ranges::bounded_duration`), which clap has already applied.
-pub fn parse_timeout(s: &str) -> Result<Option<Duration>, String> {
-    crate::flag_ranges::bounded_duration(s, crate::flag_ranges::REQUEST_TIMEOUT_MAX, "24h")
-        .map_err(|e| format!("--request-timeout {s:?}: {e}"))
+/// check (`cli::ranges::bounded_duration`), which clap has already applied.
+pub fn parse_timeout(s: &str) -> Result<Option<Duration>, Error> {
+    crate::cli::ranges::bounded_duration(s, crate::cli::ranges::REQUEST_TIMEOUT_MAX, "24h")
+        .map_err(|e| Error::Usage(format!("--request-timeout {s:?}: {e}")))
 }
 
 fn kubeconfig_paths(args: &KubeArgs) -> Option<(Vec<PathBuf>, String)> {
@@ -237,13 +238,13 @@ fn read_kubeconfig(paths: &[PathBuf], explicit: bool) -> Result<Kubeconfig, Stri
 /// times with up to 1000 s between attempts, which would freeze a CLI; `http` retries instead,
 /// visibly and within `--request-timeout`, which it enforces around each request; hyper's
 /// own read timeout stays off, since two clocks racing would make the message a coin toss.
-pub async fn load(args: &KubeArgs) -> Result<(kube::Config, Target), String> {
+pub async fn load(args: &KubeArgs) -> Result<(kube::Config, Target), Error> {
     let mut config;
     let target;
     match kubeconfig_paths(args) {
         Some((paths, source)) => {
             let kc = read_kubeconfig(&paths, args.kubeconfig.is_some())
-                .map_err(|e| redact_userinfo(&format!("{e} (from {source})")))?;
+                .map_err(|e| Error::Input(redact_userinfo(&format!("{e} (from {source})"))))?;
             let context = args
                 .context
                 .clone()
@@ -262,7 +263,9 @@ pub async fn load(args: &KubeArgs) -> Result<(kube::Config, Target), String> {
                     } else {
                         format!("context {context:?}")
                     };
-                    redact_userinfo(&format!("cannot use {ctx} from {source}: {e}"))
+                    Error::Input(redact_userinfo(&format!(
+                        "cannot use {ctx} from {source}: {e}"
+                    )))
                 })?;
             target = Target {
                 context: if context.is_empty() {
@@ -277,7 +280,7 @@ pub async fn load(args: &KubeArgs) -> Result<(kube::Config, Target), String> {
         }
         None => {
             config = kube::Config::incluster().map_err(|e| {
-                format!("no kubeconfig found (--kubeconfig, KUBECONFIG, ~/.kube/config) and not running in a cluster: {e}")
+                Error::Input(format!("no kubeconfig found (--kubeconfig, KUBECONFIG, ~/.kube/config) and not running in a cluster: {e}"))
             })?;
             target = Target {
                 context: "in-cluster".into(),

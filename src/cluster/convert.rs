@@ -4,8 +4,8 @@
 
 use doctor::model::{
     ConcurrencyPolicy, Condition, Container, ContainerState, ContainerStatus, CronJob, CronJobSpec,
-    CronJobStatus, Event, FieldManagerEntry, InvolvedObject, Job, JobSpec, JobStatus, JobTemplate,
-    ObjectMeta, ObjectReference, OwnerReference, Pod,
+    CronJobStatus, Event, EventClock, FieldManagerEntry, InvolvedObject, Job, JobSpec, JobStatus,
+    JobTemplate, ObjectMeta, ObjectReference, OwnerReference, Pod,
 };
 
 use super::wire::{self, KeyFilter};
@@ -48,15 +48,6 @@ fn meta<L: KeyFilter, A: KeyFilter, M: KeyFilter>(m: wire::Meta<L, A, M>) -> Obj
             })
             .collect(),
         suspend_managers,
-    }
-}
-
-fn policy(p: Option<String>) -> ConcurrencyPolicy {
-    match p.as_deref() {
-        None | Some("Allow") => ConcurrencyPolicy::Allow,
-        Some("Forbid") => ConcurrencyPolicy::Forbid,
-        Some("Replace") => ConcurrencyPolicy::Replace,
-        Some(_) => ConcurrencyPolicy::Other(p.unwrap_or_default()),
     }
 }
 
@@ -110,7 +101,7 @@ pub fn cron_job(w: wire::CronJob) -> CronJob {
             schedule: s.schedule,
             time_zone: s.time_zone,
             starting_deadline_seconds: s.starting_deadline_seconds,
-            concurrency_policy: policy(s.concurrency_policy),
+            concurrency_policy: ConcurrencyPolicy::from_spec(s.concurrency_policy),
             suspend: s.suspend.unwrap_or(false),
             successful_jobs_history_limit: s.successful_jobs_history_limit,
             failed_jobs_history_limit: s.failed_jobs_history_limit,
@@ -209,11 +200,18 @@ pub fn pod(w: wire::Pod) -> Pod {
     }
 }
 
-/// A core/v1 Event, read like the file loader reads one (`count` 1 when absent; the series
-/// and `eventTime` fill in for the deprecated timestamps newer clients leave empty).
+/// A core/v1 Event, read like the file loader reads one (`EventClock`: `count` 1 when
+/// absent; the series and `eventTime` fill in for the timestamps newer clients leave empty).
 pub fn event(w: wire::Event) -> Event {
-    let series_count = w.series.as_ref().and_then(|s| s.count);
-    let series_last = w.series.as_ref().and_then(|s| s.last_observed_time);
+    let (count, first_timestamp, last_timestamp) = EventClock {
+        count: w.count,
+        series_count: w.series.as_ref().and_then(|s| s.count),
+        first: w.first_timestamp,
+        last: w.last_timestamp,
+        series_last: w.series.as_ref().and_then(|s| s.last_observed_time),
+        event_time: w.event_time,
+    }
+    .core_v1();
     Event {
         meta: meta(w.metadata),
         involved_object: InvolvedObject {
@@ -225,9 +223,9 @@ pub fn event(w: wire::Event) -> Event {
         type_: w.type_,
         reason: w.reason,
         message: w.message,
-        count: w.count.or(series_count).unwrap_or(1),
-        first_timestamp: w.first_timestamp.or(w.event_time),
-        last_timestamp: w.last_timestamp.or(series_last).or(w.event_time),
+        count,
+        first_timestamp,
+        last_timestamp,
         source: if w.source.component.is_empty() {
             w.reporting_component
         } else {

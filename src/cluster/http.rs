@@ -96,6 +96,19 @@ impl Api {
         }
     }
 
+    /// The kube client every request of this command goes through (one connection pool):
+    /// for kube-runtime watchers (`kube::Api::<K>::namespaced(api.client(), ns)`) and for
+    /// [`super::write::Writer`]. Reads through it bypass this handle's retries and clock;
+    /// [`Api::target`](Api) describes where it points (context, server, kubeconfig).
+    pub fn client(&self) -> kube::Client {
+        self.client.clone()
+    }
+
+    /// `--request-timeout`, for requests sent on [`Api::client`] (None: no limit).
+    pub fn timeout(&self) -> Option<std::time::Duration> {
+        self.timeout
+    }
+
     /// The latest `Date` header seen, if any.
     pub fn clock(&self) -> Option<ClockSample> {
         *self.clock.lock().unwrap_or_else(|e| e.into_inner())

@@ -9,18 +9,21 @@ pub mod fetch;
 mod filter;
 pub mod http;
 pub mod list;
+pub mod objects;
 pub mod progress;
 pub mod request;
 pub mod scan;
-pub mod scan_table;
+pub mod slices;
+pub mod watch;
 mod wire;
-
-use std::time::Duration;
+pub mod write;
+pub mod writes;
 
 use doctor::replay::KubeVersion;
 use jiff::Timestamp;
 
 use crate::cli::KubeArgs;
+use crate::error::Error;
 use http::{Api, ApiError};
 
 /// Clock differences below this are Date-header rounding and request latency, not skew.
@@ -28,24 +31,26 @@ const SKEW_TOLERANCE_SECS: i64 = 5;
 
 /// A runtime for one command: two workers are enough to overlap four LISTs with the parsing of
 /// their pages.
-pub fn runtime() -> Result<tokio::runtime::Runtime, String> {
+pub fn runtime() -> Result<tokio::runtime::Runtime, Error> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))
+        .map_err(|e| Error::System(format!("cannot start the async runtime: {e}")))
 }
 
-/// Resolve the kubeconfig (or in-cluster) settings and build a client. No request is made.
-pub async fn connect(args: &KubeArgs, notices: bool) -> Result<Api, String> {
+/// Resolve the kubeconfig (or in-cluster) settings and build the client: the one connection
+/// of a command, used by every read (`Api`) and every write (`Api::writer`). No request is
+/// made.
+pub async fn connect(args: &KubeArgs, notices: bool) -> Result<Api, Error> {
     let timeout = config::parse_timeout(&args.request_timeout)?;
     let (cfg, target) = config::load(args).await?;
     let client = kube::Client::try_from(cfg).map_err(|e| {
-        config::redact_userinfo(&format!(
+        Error::Input(config::redact_userinfo(&format!(
             "cannot set up a client for {}: {}",
             target.describe(),
             http::error_chain(&e)
-        ))
+        )))
     })?;
     Ok(Api::new(client, target, timeout, notices))
 }
@@ -210,6 +215,3 @@ pub fn server_now(api: &Api) -> (Timestamp, Option<String>) {
     });
     (now, note)
 }
-
-/// How long to wait before showing a progress display: quick scans never flash one.
-pub const PROGRESS_DELAY: Duration = Duration::from_millis(400);

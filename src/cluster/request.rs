@@ -4,8 +4,10 @@
 //! this is the second line: even a name that slipped past validation cannot add a path
 //! segment (`/`), cut the query off (`#`), start its own (`?`), or smuggle an escape (`%`).
 //!
-//! Why not kube's `Request`/`Api` builders: they format the name and namespace into the path
-//! as given (kube-core 5.0 `Request::get`, `Resource::url_path`), which is the very bug.
+//! Reads are built here. Writes are built with kube's request builders (`writes.rs`), which
+//! format the name into the path as given (kube-core 5.0 `Request::patch`): that is safe only
+//! because the names they get were validated first; their collection path still comes from
+//! here.
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
@@ -54,11 +56,6 @@ impl ApiPath {
     /// One named object of a namespaced resource.
     pub fn item(group_version: &str, resource: &str, namespace: &str, name: &str) -> Self {
         Self::collection(group_version, resource, Some(namespace)).segment(name)
-    }
-
-    /// A subresource (`status`) of an object path.
-    pub fn subresource(self, sub: &str) -> Self {
-        self.segment(sub)
     }
 
     fn segment(mut self, s: &str) -> Self {
@@ -136,7 +133,7 @@ mod tests {
         );
         assert_eq!(
             ApiPath::item("batch/v1", "cronjobs", "ops", "backup")
-                .subresource("status")
+                .segment("status")
                 .as_str(),
             "/apis/batch/v1/namespaces/ops/cronjobs/backup/status"
         );

@@ -30,13 +30,11 @@ use tokio::sync::{Semaphore, mpsc, watch};
 use super::fetch::pod_selectors;
 use super::http::{Api, ApiError};
 use super::list::{Pager, collection};
-pub use super::progress::{Progress, thousands};
+pub use super::progress::Progress;
 use super::wire::Listed;
 use super::{convert, evidence_missing, wire};
 
-#[path = "slices.rs"]
-pub mod slices;
-use slices::Plan;
+use super::slices::{self, Plan};
 
 /// Requests in flight at once, over all lists. Each holds its body until it is parsed, so this
 /// also bounds the unparsed pages in memory (a page of Jobs is 1–3 MB). 16 keeps a remote

@@ -13,51 +13,15 @@
 //!   through kubectl (same --kubeconfig/--context/-n), namespaces and contexts through kubectl,
 //!   time zones from the bundled tz database.
 
-use clap::{Arg, Args, Command, CommandFactory, ValueEnum};
+use clap::{Arg, Command, CommandFactory};
 
-use super::{UsageError, emit, exit};
+use crate::cli::completion::{CompletionArgs, Target};
+use crate::error::Error;
+use crate::error::exit;
+use crate::term::emit;
 
 /// The binary's name: what the static scripts complete.
 pub const BIN: &str = "kubectl-cronjob_doctor";
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Target {
-    Bash,
-    Zsh,
-    Fish,
-    Powershell,
-    Elvish,
-    /// The `kubectl_complete-cronjob_doctor` helper that makes `kubectl cronjob-doctor <TAB>` work.
-    Kubectl,
-    /// Internal: answer one completion request in Cobra's format (what the kubectl helper runs).
-    #[value(name = "__complete", hide = true)]
-    Complete,
-}
-
-const INSTALL: &str = "\
-Install, for the binary's own name (kubectl-cronjob_doctor <TAB>):
-  bash        source <(kubectl-cronjob_doctor completion bash)         # in ~/.bashrc
-  zsh         source <(kubectl-cronjob_doctor completion zsh)          # in ~/.zshrc, after compinit
-  fish        kubectl-cronjob_doctor completion fish | source          # in config.fish
-  powershell  kubectl-cronjob_doctor completion powershell | Out-String | Invoke-Expression
-  elvish      eval (kubectl-cronjob_doctor completion elvish | slurp)  # in rc.elv
-
-For `kubectl cronjob-doctor <TAB>` (kubectl 1.26 or newer, with kubectl's own completion
-loaded), put the helper next to the plugin and make it executable:
-  h=\"$(dirname \"$(command -v kubectl-cronjob_doctor)\")/kubectl_complete-cronjob_doctor\"
-  kubectl-cronjob_doctor completion kubectl > \"$h\" && chmod +x \"$h\"";
-
-#[derive(Debug, Args)]
-#[command(after_long_help = INSTALL)]
-pub struct CompletionArgs {
-    /// Which script to print: bash, zsh, fish, powershell, elvish, or kubectl (the helper for
-    /// `kubectl cronjob-doctor <TAB>`).
-    #[arg(value_enum, value_name = "SHELL")]
-    pub shell: Target,
-    /// For __complete: the words after the plugin name, the last one being completed.
-    #[arg(hide = true, trailing_var_arg = true, allow_hyphen_values = true)]
-    pub words: Vec<String>,
-}
 
 /// The helper kubectl looks for on the PATH. `--` keeps words such as `--help` from being read
 /// as flags of `completion` itself.
@@ -68,7 +32,7 @@ pub const KUBECTL_HELPER: &str = "\
 exec kubectl-cronjob_doctor completion __complete -- \"$@\"
 ";
 
-pub fn run(a: &CompletionArgs) -> Result<i32, UsageError> {
+pub fn run(a: &CompletionArgs) -> Result<i32, Error> {
     let shell = match a.shell {
         Target::Complete => {
             emit(&complete(
@@ -79,7 +43,7 @@ pub fn run(a: &CompletionArgs) -> Result<i32, UsageError> {
             return Ok(exit::OK);
         }
         _ if !a.words.is_empty() => {
-            return Err(UsageError(format!(
+            return Err(Error::Usage(format!(
                 "completion {:?} takes no further arguments",
                 a.words
             )));

@@ -4,12 +4,15 @@
 use doctor::render::{explain, sarif, style::Style};
 use doctor::report::{self, Health, Options, Report};
 
-use super::report_cmd::{evaluate, not_found, prepare, version, width};
-use super::{UsageError, controller_zone, emit, exit, parse_instant, use_color};
+use super::report_cmd::{evaluate, not_found, prepare, version};
+use super::{controller_zone, parse_instant};
 use crate::cli::{ExplainArgs, ReportFormat};
 use crate::cluster::{self, fetch};
+use crate::error::Error;
+use crate::error::exit;
+use crate::term::{delivered, emit, use_color, width};
 
-pub fn run(a: &ExplainArgs) -> Result<i32, UsageError> {
+pub fn run(a: &ExplainArgs) -> Result<i32, Error> {
     if !a.files.is_empty() && a.output == ReportFormat::Json {
         return offline_json(a);
     }
@@ -66,7 +69,7 @@ pub fn run(a: &ExplainArgs) -> Result<i32, UsageError> {
 
 /// `explain -f … -o json`: each CronJob's report is built, written and dropped in turn, so a
 /// big input never has its whole report in memory (issue 9). Same bytes as the whole report.
-fn offline_json(a: &ExplainArgs) -> Result<i32, UsageError> {
+fn offline_json(a: &ExplainArgs) -> Result<i32, Error> {
     crate::input::set_max_input_size(a.input.max_input_size);
     let p = prepare(
         &a.files,
@@ -83,9 +86,7 @@ fn offline_json(a: &ExplainArgs) -> Result<i32, UsageError> {
         |c| any_error |= c.health == Health::Error,
         std::io::stdout().lock(),
     );
-    if let Some(code) = super::output_failed(written) {
-        return Ok(code);
-    }
+    delivered(written)?;
     Ok(if !p.header.errors.is_empty() {
         exit::TROUBLE
     } else if any_error {
@@ -97,7 +98,7 @@ fn offline_json(a: &ExplainArgs) -> Result<i32, UsageError> {
 
 /// `explain -f …` as text: like [`offline_json`], each CronJob's report is built, made
 /// terminal-safe, written and dropped in turn (issue 9). Same text as the whole report.
-fn offline_text(a: &ExplainArgs) -> Result<i32, UsageError> {
+fn offline_text(a: &ExplainArgs) -> Result<i32, Error> {
     use std::io::Write;
     crate::input::set_max_input_size(a.input.max_input_size);
     let mut p = prepare(
@@ -144,15 +145,15 @@ fn offline_text(a: &ExplainArgs) -> Result<i32, UsageError> {
 }
 
 /// Read one CronJob and its evidence from the cluster and build its report.
-fn live(a: &ExplainArgs) -> Result<Report, UsageError> {
+fn live(a: &ExplainArgs) -> Result<Report, Error> {
     let Some(name) = a.name.as_deref() else {
-        return Err(UsageError(
+        return Err(Error::Usage(
             "explain needs the NAME of a CronJob to read from the cluster (or -f PATH to read files)".into(),
         ));
     };
     // Flags and names are checked before any request, so a typo never waits on the network
     // and nothing hostile reaches a request path.
-    doctor::names::cron_job_name(name).map_err(|e| UsageError(e.to_string()))?;
+    doctor::names::cron_job_name(name).map_err(|e| Error::Usage(e.to_string()))?;
     let zone = controller_zone(&a.replay.controller_time_zone)?;
     let flag_version = a
         .replay
@@ -166,20 +167,20 @@ fn live(a: &ExplainArgs) -> Result<Report, UsageError> {
         .as_deref()
         .map(|v| parse_instant("--now", v))
         .transpose()?;
-    let rt = cluster::runtime().map_err(UsageError)?;
+    let rt = cluster::runtime()?;
     let notices = a.output == ReportFormat::Text;
     let (snapshot, server_version, version_note, now) = rt.block_on(async {
         let api = cluster::connect(&a.kube, notices)
             .await
-            .map_err(UsageError)?;
+            ?;
         let ns = a
             .namespace
             .clone()
             .unwrap_or_else(|| api.target.namespace.clone());
-        doctor::names::namespace(&ns).map_err(|e| UsageError(e.to_string()))?;
+        doctor::names::namespace(&ns).map_err(|e| Error::Usage(e.to_string()))?;
         let (server_version, version_note) = match cluster::server_version(&api).await {
             Ok(v) => v,
-            Err(e) => return Err(UsageError(cluster::failure(&api, "GET /version", &e))),
+            Err(e) => return Err(Error::Api(cluster::failure(&api, "GET /version", &e))),
         };
         let snapshot = match fetch::explain(&api, &ns, name).await {
             Ok(s) => s,
@@ -190,7 +191,7 @@ fn live(a: &ExplainArgs) -> Result<Report, UsageError> {
                     && let Ok(found) = fetch::namespaces_with(&api, name).await
                     && let Some(first) = found.first()
                 {
-                    return Err(UsageError(format!(
+                    return Err(Error::Usage(format!(
                         "no CronJob {name:?} in namespace {ns} (context {}); found in {}: kubectl cronjob-doctor explain {name} -n {first}",
                         api.target.context,
                         found.join(", ")
@@ -198,13 +199,13 @@ fn live(a: &ExplainArgs) -> Result<Report, UsageError> {
                 }
                 // report_cmd's message speaks of "the input"; here the input is the cluster.
                 let msg = not_found(name, Some(&ns), &names).replacen(" in the input", "", 1);
-                return Err(UsageError(format!(
+                return Err(Error::Usage(format!(
                     "{msg} (context {})",
                     api.target.context
                 )));
             }
             Err(fetch::FetchError::Api(what, e)) => {
-                return Err(UsageError(cluster::failure(&api, &what, &e)));
+                return Err(Error::Api(cluster::failure(&api, &what, &e)));
             }
         };
         Ok((

@@ -10,10 +10,12 @@ use doctor::report::{self, CronJobReport, stream, visible};
 use doctor::rules::Severity;
 
 use super::report_cmd::prepare;
-use super::{UsageError, emit, exit, use_color};
 use crate::cli::{FailOn, LintArgs, ReportFormat};
+use crate::error::Error;
+use crate::error::exit;
+use crate::term::{delivered, emit, use_color};
 
-pub fn run(a: &LintArgs) -> Result<i32, UsageError> {
+pub fn run(a: &LintArgs) -> Result<i32, Error> {
     crate::input::set_max_input_size(a.input.max_input_size);
     let mut p = prepare(&a.files, None, None, &a.replay, 0)?;
     let input_errors = !p.header.errors.is_empty();
@@ -42,9 +44,7 @@ pub fn run(a: &LintArgs) -> Result<i32, UsageError> {
                 |cj| failing += at_threshold(cj),
                 std::io::stdout().lock(),
             );
-            if let Some(code) = super::output_failed(written) {
-                return Ok(code);
-            }
+            delivered(written)?;
             String::new()
         }
         ReportFormat::Sarif => {

@@ -11,7 +11,8 @@ use clap::CommandFactory;
 use clap_mangen::Man;
 use clap_mangen::roff::{Roff, bold, roman};
 
-use super::{emit, exit};
+use crate::error::exit;
+use crate::term::emit;
 
 const EXIT_STATUS: &[(&str, &str)] = &[
     (

@@ -1,10 +1,11 @@
-//! One module per subcommand. Each returns an exit code; errors are printed once, here or
-//! in `main`.
+//! One module per subcommand. Each returns an exit code or an [`Error`], printed once by
+//! `main`; the commands are the only place outcomes become exit codes.
 
 pub mod completion;
 pub mod explain;
 pub mod lint;
 pub mod manpage;
+pub mod monitor;
 pub mod next;
 pub mod report_cmd;
 pub mod rules;
@@ -16,60 +17,7 @@ pub mod version;
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
-use crate::cli::ColorChoice;
-
-/// Exit codes shared by every command (see README "Exit codes").
-pub mod exit {
-    /// Healthy / nothing at or above --fail-on.
-    pub const OK: i32 = 0;
-    /// Findings at or above --fail-on, or a rejected schedule.
-    pub const FINDINGS: i32 = 1;
-    /// The tool could not do its job: bad flags, unreadable input, unreachable API.
-    pub const TROUBLE: i32 = 2;
-}
-
-/// The verdict of a write to stdout: a reader that went away (`| head`) is no failure; any
-/// other error (a full disk, a closed descriptor) is said once and makes the exit code 2, since
-/// the output the exit code stands for was not delivered.
-pub fn output_failed(written: std::io::Result<()>) -> Option<i32> {
-    match written {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            eprintln!("error: cannot write the output: {e}");
-            Some(exit::TROUBLE)
-        }
-        _ => None,
-    }
-}
-
-/// Write to stdout without panicking when the reader went away (`| head`).
-pub fn emit(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
-}
-
-/// A problem with what the user typed: printed as `error: …`, exit 2.
-#[derive(Debug)]
-pub struct UsageError(pub String);
-
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-/// `--color` plus NO_COLOR plus "is stdout a terminal".
-pub fn use_color(choice: ColorChoice) -> bool {
-    use std::io::IsTerminal;
-    match choice {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::io::stdout().is_terminal()
-        }
-    }
-}
+use crate::error::Error;
 
 /// The latest `--now` a replay accepts. The replay and the rules look ahead of "now" (robfig's
 /// 5-year window, chained; the never-fires rule's 10-year horizon), and every time they
@@ -84,18 +32,18 @@ fn last_computable() -> Timestamp {
 /// Parse an RFC 3339 instant given on the command line: any instant a timestamp here can hold.
 /// RFC 3339 goes on to 9999-12-31T23:59:59Z; the last hours of year 9999 are refused with
 /// that reason, not as "not an RFC 3339 instant".
-pub fn parse_rfc3339(flag: &str, value: &str) -> Result<Timestamp, UsageError> {
+pub fn parse_rfc3339(flag: &str, value: &str) -> Result<Timestamp, Error> {
     value.parse::<Timestamp>().map_err(|e| {
         let valid_but_late = jiff::fmt::temporal::Pieces::parse(value).is_ok_and(|p| {
             p.time().is_some() && p.offset().is_some() && p.date().year() >= 9999
         });
         if valid_but_late {
-            UsageError(format!(
+            Error::Usage(format!(
                 "{flag} {value:?} is out of range: this tool computes times up to {} (a valid RFC 3339 time, but past the last one it can represent)",
                 last_computable()
             ))
         } else {
-            UsageError(format!(
+            Error::Usage(format!(
                 "{flag} {value:?} is not an RFC 3339 instant (for example 2026-11-20T12:00:00Z): {e}"
             ))
         }
@@ -103,9 +51,9 @@ pub fn parse_rfc3339(flag: &str, value: &str) -> Result<Timestamp, UsageError> {
 }
 
 /// Parse `--now` (RFC 3339), up to [`LATEST_NOW`].
-pub fn parse_instant(flag: &str, value: &str) -> Result<Timestamp, UsageError> {
+pub fn parse_instant(flag: &str, value: &str) -> Result<Timestamp, Error> {
     if flag == "--now" && value == "dump" {
-        return Err(UsageError(
+        return Err(Error::Usage(
             "--now dump judges -f input as of its newest timestamp; read from a cluster, \"now\" is the API server's clock (give an RFC 3339 instant to override it)".into(),
         ));
     }
@@ -114,9 +62,9 @@ pub fn parse_instant(flag: &str, value: &str) -> Result<Timestamp, UsageError> {
 }
 
 /// Refuse a "now" past [`LATEST_NOW`] (typed, or the newest timestamp of a hostile dump).
-pub fn check_now(flag: &str, value: &str, t: Timestamp) -> Result<Timestamp, UsageError> {
+pub fn check_now(flag: &str, value: &str, t: Timestamp) -> Result<Timestamp, Error> {
     if t > LATEST_NOW {
-        return Err(UsageError(format!(
+        return Err(Error::Usage(format!(
             "{flag} {value:?} is out of range: the replay looks up to 20 years ahead and computes times only up to {}, so {flag} must be at most {LATEST_NOW}",
             last_computable()
         )));
@@ -126,12 +74,12 @@ pub fn check_now(flag: &str, value: &str, t: Timestamp) -> Result<Timestamp, Usa
 
 /// Resolve `--controller-time-zone` with Go's rules. "Local" is refused: the point of the
 /// flag is to name the controller's zone, which we cannot know from here.
-pub fn controller_zone(name: &str) -> Result<TimeZone, UsageError> {
+pub fn controller_zone(name: &str) -> Result<TimeZone, Error> {
     match schedule::load_location(name) {
         Ok(Some(loc)) => Ok(loc.tz),
-        Ok(None) => Err(UsageError(
+        Ok(None) => Err(Error::Usage(
             "--controller-time-zone Local names no zone from here: give the kube-controller-manager's zone (usually UTC)".into(),
         )),
-        Err(e) => Err(UsageError(format!("--controller-time-zone {name:?}: {e}"))),
+        Err(e) => Err(Error::Usage(format!("--controller-time-zone {name:?}: {e}"))),
     }
 }

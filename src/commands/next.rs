@@ -2,10 +2,13 @@
 
 use doctor::render::{next, style::Style};
 
-use super::{UsageError, controller_zone, exit, parse_rfc3339, use_color};
+use super::{controller_zone, parse_rfc3339};
 use crate::cli::{NextArgs, NextFormat};
+use crate::error::Error;
+use crate::error::exit;
+use crate::term::{emit, use_color};
 
-pub fn run(args: &NextArgs) -> Result<i32, UsageError> {
+pub fn run(args: &NextArgs) -> Result<i32, Error> {
     let zone = controller_zone(&args.controller_time_zone)?;
     let from = match &args.from {
         // The whole computable range: near its end the view says where computing stops.
@@ -33,7 +36,7 @@ pub fn run(args: &NextArgs) -> Result<i32, UsageError> {
             )
         }
     };
-    super::emit(&text);
+    emit(&text);
     // The verdict lint gives the same schedule and zone: rejected or never firing is 1.
     Ok(if view.is_error() {
         exit::FINDINGS

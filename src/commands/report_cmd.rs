@@ -6,8 +6,9 @@ use doctor::replay::KubeVersion;
 use doctor::report::{self, InputError, Options, Report};
 use jiff::tz::TimeZone;
 
-use super::{UsageError, check_now, controller_zone, parse_instant};
+use super::{check_now, controller_zone, parse_instant};
 use crate::cli::{ColorChoice, ReplayArgs};
+use crate::error::Error;
 
 pub struct Evaluation {
     pub report: Report,
@@ -58,12 +59,12 @@ fn now(
     args: &ReplayArgs,
     snapshot: &doctor::model::Snapshot,
     notes: &mut Vec<String>,
-) -> Result<jiff::Timestamp, UsageError> {
+) -> Result<jiff::Timestamp, Error> {
     let newest = doctor::as_of::newest_timestamp(snapshot);
     match args.now.as_deref() {
         Some("dump") => {
             let t = newest.ok_or_else(|| {
-                UsageError(
+                Error::Usage(
                     "--now dump: the input carries no timestamp (no status, creationTimestamp or events) to date it by; give an RFC 3339 instant".into(),
                 )
             })?;
@@ -78,12 +79,12 @@ fn now(
     }
 }
 
-pub fn version(args: &ReplayArgs) -> Result<KubeVersion, UsageError> {
+pub fn version(args: &ReplayArgs) -> Result<KubeVersion, Error> {
     match &args.kube_version {
         None => Ok(KubeVersion::NEWEST),
         Some(v) => v
             .parse::<KubeVersion>()
-            .map_err(|e| UsageError(format!("--kube-version {v:?}: {e}"))),
+            .map_err(|e| Error::Usage(format!("--kube-version {v:?}: {e}"))),
     }
 }
 
@@ -94,7 +95,7 @@ pub fn evaluate(
     namespace: Option<&str>,
     args: &ReplayArgs,
     timeline: usize,
-) -> Result<Evaluation, UsageError> {
+) -> Result<Evaluation, Error> {
     let p = prepare(files, name, namespace, args, timeline)?;
     Ok(Evaluation {
         report: p.into_report(),
@@ -109,7 +110,7 @@ pub fn prepare(
     namespace: Option<&str>,
     args: &ReplayArgs,
     timeline: usize,
-) -> Result<Prepared, UsageError> {
+) -> Result<Prepared, Error> {
     let zone: TimeZone = controller_zone(&args.controller_time_zone)?;
     let version = version(args)?;
     if let Some(v) = args.now.as_deref().filter(|v| *v != "dump") {
@@ -132,7 +133,7 @@ pub fn prepare(
                 .iter()
                 .map(|c| c.meta.name.clone())
                 .collect();
-            return Err(UsageError(not_found(n, namespace, &all_names)));
+            return Err(Error::Usage(not_found(n, namespace, &all_names)));
         }
     }
     snapshot.cron_jobs.retain(|c| {
@@ -209,15 +210,6 @@ pub fn not_found(name: &str, namespace: Option<&str>, names: &[String]) -> Strin
         msg.push_str(&format!(" (found: {})", list(&all)));
     }
     msg
-}
-
-/// Terminal width for wrapping: `COLUMNS`, else 100.
-pub fn width() -> usize {
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .filter(|w| *w >= 40)
-        .unwrap_or(100)
 }
 
 #[cfg(test)]

@@ -2,8 +2,9 @@
 
 use doctor::render::catalogue;
 
-use super::{emit, exit};
 use crate::cli::{RulesArgs, RulesFormat};
+use crate::error::exit;
+use crate::term::emit;
 
 pub fn run(a: &RulesArgs) -> i32 {
     emit(&match a.output {

@@ -11,11 +11,15 @@ use doctor::model::CronJob;
 use doctor::report::{CronJobReport, Health, Options, Report};
 
 use super::report_cmd::version;
-use super::{UsageError, controller_zone, emit, exit, parse_instant, use_color};
+use super::{controller_zone, parse_instant};
 use crate::cli::{ScanArgs, ScanFormat};
-use crate::cluster::scan::{Progress, thousands};
-use crate::cluster::scan_table::{Row, table};
-use crate::cluster::{self, PROGRESS_DELAY, diagnose, progress};
+use crate::cluster::progress::Progress;
+use crate::cluster::{self, diagnose};
+use crate::error::Error;
+use crate::error::exit;
+use crate::term::progress::{self, PROGRESS_DELAY, thousands};
+use crate::term::scan_table::{Row, table};
+use crate::term::{emit, use_color};
 
 /// One CronJob's result as the output needs it: its health for the footer and the exit code,
 /// and (unless filtered out) its table row or JSON fragment.
@@ -29,7 +33,7 @@ enum Out {
     Json(String),
 }
 
-pub fn run(a: &ScanArgs) -> Result<i32, UsageError> {
+pub fn run(a: &ScanArgs) -> Result<i32, Error> {
     let started = Instant::now();
     let zone = controller_zone(&a.replay.controller_time_zone)?;
     let flag_version = a
@@ -53,15 +57,15 @@ pub fn run(a: &ScanArgs) -> Result<i32, UsageError> {
         Arc::new(move || {
             format!(
                 "{} · diagnosed {}",
-                listed.line(),
+                progress::listed(&listed),
                 thousands(done.load(Ordering::Relaxed))
             )
         })
     };
     let display = progress::Display::start(text, PROGRESS_DELAY, status);
-    let rt = cluster::runtime().map_err(UsageError)?;
+    let rt = cluster::runtime()?;
     let prepared = rt.block_on(async {
-        let api = cluster::connect(&a.kube, text).await.map_err(UsageError)?;
+        let api = cluster::connect(&a.kube, text).await?;
         // The namespace (`-n`, else the context's) is checked before any request.
         let ns = (!a.all_namespaces).then(|| {
             a.namespace
@@ -69,12 +73,12 @@ pub fn run(a: &ScanArgs) -> Result<i32, UsageError> {
                 .unwrap_or_else(|| api.target.namespace.clone())
         });
         if let Some(ns) = &ns {
-            doctor::names::namespace(ns).map_err(|e| UsageError(e.to_string()))?;
+            doctor::names::namespace(ns).map_err(|e| Error::Usage(e.to_string()))?;
         }
         let v = cluster::server_version(&api)
             .await
-            .map_err(|e| UsageError(cluster::failure(&api, "GET /version", &e)))?;
-        Ok::<_, UsageError>((api, ns, v))
+            .map_err(|e| Error::Api(cluster::failure(&api, "GET /version", &e)))?;
+        Ok::<_, Error>((api, ns, v))
     });
     let (api, ns, (server_version, version_note)) = match prepared {
         Ok(p) => p,
@@ -133,7 +137,7 @@ pub fn run(a: &ScanArgs) -> Result<i32, UsageError> {
     });
     drop(rt);
     display.finish();
-    let mut notes = outcome.map_err(|(what, e)| UsageError(cluster::failure(&api, &what, &e)))?;
+    let mut notes = outcome.map_err(|(what, e)| Error::Api(cluster::failure(&api, &what, &e)))?;
     notes.extend(notes_after);
 
     let scanned = diagnosed.len();

@@ -4,7 +4,6 @@
 //! window estimate skips it). `unsuspend` replays that sync first and says which slot, and
 //! `--skip-missed` resumes without it.
 
-use clap::Args;
 use doctor::actions::plan::{Skip, display_zone, plan_suspend, plan_unsuspend};
 use doctor::actions::preview::describe;
 use doctor::actions::suspend::SuspendNote;
@@ -14,58 +13,24 @@ use doctor::replay::KubeVersion;
 use doctor::text::human_duration;
 use jiff::tz::TimeZone;
 
-use super::{UsageError, controller_zone};
-use crate::actions::args::ActionArgs;
-use crate::actions::output::bullets;
+use super::controller_zone;
 use crate::actions::patch::{self, Evaluation, State};
 use crate::actions::session::Session;
 use crate::actions::who;
+use crate::cli::{SuspendArgs, UnsuspendArgs};
 use crate::cluster;
-
-#[derive(Debug, Args)]
-pub struct SuspendArgs {
-    /// The CronJob to suspend.
-    pub name: String,
-    /// Why: recorded in the annotation cronjob-doctor.io/suspend-reason, which `explain` and
-    /// `scan` show ("suspended 3d ago by alice, reason: …").
-    #[arg(long, value_name = "TEXT")]
-    pub reason: Option<String>,
-    /// Who suspends it, recorded in cronjob-doctor.io/suspended-by (default: $USER, else the
-    /// kubeconfig context's name).
-    #[arg(long, value_name = "NAME")]
-    pub by: Option<String>,
-    #[command(flatten)]
-    pub action: ActionArgs,
-}
-
-#[derive(Debug, Args)]
-pub struct UnsuspendArgs {
-    /// The CronJob to resume.
-    pub name: String,
-    /// Resume without the immediate catch-up run for a slot missed while suspended. First
-    /// moves status.lastScheduleTime to that slot (a merge patch on the status subresource,
-    /// while the CronJob is still suspended: needs `patch` on `cronjobs/status`), so the
-    /// controller counts it as done; then sets spec.suspend to false. The next regular slot
-    /// runs as usual. Sent only when a catch-up run would otherwise start.
-    #[arg(long)]
-    pub skip_missed: bool,
-    /// The controller's local time zone, for schedules without spec.timeZone
-    /// (kube-controller-manager's TZ; containerised control planes use UTC).
-    #[arg(long, value_name = "TZ", default_value = "UTC")]
-    pub controller_time_zone: String,
-    #[command(flatten)]
-    pub action: ActionArgs,
-}
+use crate::error::{Error, exit};
+use crate::term::out::bullets;
 
 /// The CronJob name, checked before any request (see `doctor::names`).
-fn valid_name(name: &str) -> Result<(), UsageError> {
-    doctor::names::cron_job_name(name).map_err(|e| UsageError(format!("{e}; nothing was sent")))
+fn valid_name(name: &str) -> Result<(), Error> {
+    doctor::names::cron_job_name(name).map_err(|e| Error::Usage(format!("{e}; nothing was sent")))
 }
 
-pub fn run_suspend(a: &SuspendArgs) -> Result<i32, UsageError> {
+pub fn run_suspend(a: &SuspendArgs) -> Result<i32, Error> {
     valid_name(&a.name)?;
-    let rt = cluster::runtime().map_err(UsageError)?;
-    rt.block_on(async {
+    let rt = cluster::runtime()?;
+    let done = rt.block_on(async {
         let s = Session::connect(
             &a.action.kube,
             a.action.namespace.as_deref(),
@@ -78,16 +43,23 @@ pub fn run_suspend(a: &SuspendArgs) -> Result<i32, UsageError> {
             evaluate_suspend(st, &ns, &by, a.reason.as_deref())
         })
         .await
-    })
-    .map_err(UsageError)
+    })?;
+    Ok(exit_code(done))
 }
 
-pub fn run_unsuspend(a: &UnsuspendArgs) -> Result<i32, UsageError> {
+/// Every way the patch loop ends without an error is a success.
+fn exit_code(done: patch::Done) -> i32 {
+    match done {
+        patch::Done::Applied | patch::Done::NothingToDo | patch::Done::DryRun => exit::OK,
+    }
+}
+
+pub fn run_unsuspend(a: &UnsuspendArgs) -> Result<i32, Error> {
     // Flags are checked before any request, so a typo never waits on the network.
     valid_name(&a.name)?;
     let zone = controller_zone(&a.controller_time_zone)?;
-    let rt = cluster::runtime().map_err(UsageError)?;
-    rt.block_on(async {
+    let rt = cluster::runtime()?;
+    let done = rt.block_on(async {
         let s = Session::connect(
             &a.action.kube,
             a.action.namespace.as_deref(),
@@ -98,7 +70,7 @@ pub fn run_unsuspend(a: &UnsuspendArgs) -> Result<i32, UsageError> {
             .await
             .map_err(|e| s.failure("GET /version", &e))?;
         if let Some(n) = note {
-            crate::actions::output::Out::STDOUT.line(format!("note: {n}"));
+            crate::term::out::Out::STDOUT.line(format!("note: {n}"));
         }
         let version = version.unwrap_or(KubeVersion::NEWEST);
         let ns = s.ns.clone();
@@ -106,8 +78,8 @@ pub fn run_unsuspend(a: &UnsuspendArgs) -> Result<i32, UsageError> {
             evaluate_unsuspend(st, &ns, &zone, version, a.skip_missed)
         })
         .await
-    })
-    .map_err(UsageError)
+    })?;
+    Ok(exit_code(done))
 }
 
 fn schedule(cj: &CronJob) -> String {

@@ -5,49 +5,23 @@
 //! (kubernetes/kubernetes#126384, #110430, #115335). Then: permission check, server-side dry
 //! run, confirmation, create, and optionally follow it to the end.
 
-use clap::Args;
-use doctor::actions::FIELD_MANAGER;
 use doctor::actions::trigger::{manual_job_name, plan_job};
 use doctor::evidence::job_start;
 use doctor::model::{ConcurrencyPolicy, CronJob, Job};
 use doctor::text::human_duration;
-use http::Method;
 use jiff::Timestamp;
 use serde_json::Value;
 
-use super::{UsageError, emit, exit};
-use crate::actions::args::{ActionArgs, DryRun};
-use crate::actions::confirm::{self, Consent};
-use crate::actions::output::{ObjectFormat, Out, bullets, object_text};
 use crate::actions::session::{Access, Session};
 use crate::actions::wait::{self, Outcome};
-use crate::actions::write::JSON;
 use crate::actions::{OPERATOR_ROLE, no_terminal, write_failure};
-use crate::cluster::{self, list::collection};
-
-#[derive(Debug, Args)]
-pub struct TriggerArgs {
-    /// The CronJob to run now.
-    pub name: String,
-    /// Name of the Job (default: <cronjob>-manual-<5 random characters>, the CronJob part
-    /// shortened so the whole fits in 63 characters).
-    #[arg(long, value_name = "NAME")]
-    pub job_name: Option<String>,
-    /// Print the Job as YAML or JSON: the created one, or with --dry-run the one that would be
-    /// created. The preview then goes to stderr.
-    #[arg(short = 'o', long, value_enum, value_name = "FORMAT")]
-    pub output: Option<ObjectFormat>,
-    /// Follow the Job until it finishes, showing its Pods' phase and failure reasons. Exit 0
-    /// when it completes, 1 when it fails or --timeout passes first.
-    #[arg(long)]
-    pub wait: bool,
-    /// With --wait: stop waiting after this long (30s, 10m, 1h; 0 for no limit; at most 168h).
-    /// The Job itself goes on.
-    #[arg(long, value_name = "DURATION", default_value = "30m", value_parser = crate::flag_ranges::wait_timeout)]
-    pub timeout: String,
-    #[command(flatten)]
-    pub action: ActionArgs,
-}
+use crate::cli::{DryRun, ObjectFormat, TriggerArgs};
+use crate::cluster::{self, writes};
+use crate::error::Error;
+use crate::error::exit;
+use crate::term::confirm::{self, Consent};
+use crate::term::emit;
+use crate::term::out::{Out, bullets, object_text};
 
 /// Five characters from the alphabet Kubernetes uses for generateName (no vowels, no
 /// look-alikes, so a suffix never spells a word or reads ambiguously).
@@ -73,45 +47,44 @@ fn random_suffix() -> String {
 
 /// `--timeout` of `--wait`: the same grammar as `--request-timeout`, with its own limit (the
 /// 168h clap accepts, not the 24h of a single request).
-fn wait_timeout(text: &str) -> Result<Option<std::time::Duration>, String> {
-    crate::flag_ranges::bounded_duration(
+fn wait_timeout(text: &str) -> Result<Option<std::time::Duration>, Error> {
+    crate::cli::ranges::bounded_duration(
         text,
-        crate::flag_ranges::WAIT_TIMEOUT_MAX,
+        crate::cli::ranges::WAIT_TIMEOUT_MAX,
         "168h (7 days)",
     )
-    .map_err(|e| format!("--timeout {text:?}: {e}"))
+    .map_err(|e| Error::Usage(format!("--timeout {text:?}: {e}")))
 }
 
-pub fn run(a: &TriggerArgs) -> Result<i32, UsageError> {
+pub fn run(a: &TriggerArgs) -> Result<i32, Error> {
     if a.wait && a.action.dry_run != DryRun::None {
-        return Err(UsageError(format!(
+        return Err(Error::Usage(format!(
             "--wait follows a Job that {} does not create: drop one of them",
             a.action.dry_run.flag()
         )));
     }
-    let timeout = wait_timeout(&a.timeout).map_err(UsageError)?;
+    let timeout = wait_timeout(&a.timeout)?;
     // Names are checked before any request: a name the API server could never have
     // accepted names nothing, and must not reach a request path.
-    let invalid = |e: doctor::names::InvalidName| UsageError(format!("{e}; nothing was sent"));
+    let invalid = |e: doctor::names::InvalidName| Error::Usage(format!("{e}; nothing was sent"));
     doctor::names::cron_job_name(&a.name).map_err(invalid)?;
     let job_name = a
         .job_name
         .clone()
         .unwrap_or_else(|| manual_job_name(&a.name, &random_suffix()));
     doctor::names::job_name(&job_name).map_err(|e| match &a.job_name {
-        Some(_) => UsageError(format!("--job-name: {e}; nothing was sent")),
+        Some(_) => Error::Usage(format!("--job-name: {e}; nothing was sent")),
         None => invalid(e),
     })?;
-    let rt = cluster::runtime().map_err(UsageError)?;
+    let rt = cluster::runtime()?;
     rt.block_on(trigger(a, &job_name, timeout))
-        .map_err(UsageError)
 }
 
 async fn trigger(
     a: &TriggerArgs,
     job_name: &str,
     timeout: Option<std::time::Duration>,
-) -> Result<i32, String> {
+) -> Result<i32, Error> {
     let out = Out {
         to_stderr: a.output.is_some(),
     };
@@ -126,7 +99,7 @@ async fn trigger(
     let (raw, cj) = s.cron_job(&a.name).await?;
     let jobs = s.jobs_of(&cj).await?;
     let now = cluster::server_now(&s.api).0;
-    let job = plan_job(&raw, job_name).map_err(|e| e.0)?;
+    let job = plan_job(&raw, job_name).map_err(|e| Error::Api(e.0))?;
     out.lines(preview(&cj, jobs.as_deref(), &job, now, &ns));
     match a.action.dry_run {
         DryRun::Client => {
@@ -146,29 +119,24 @@ async fn trigger(
                 } else {
                     format!(": {why}")
                 };
-                return Err(format!(
+                return Err(Error::Api(format!(
                     "you may not create jobs in namespace {ns} (SelfSubjectAccessReview denied{why}); nothing was created. \
                      The operator role grants create on jobs: apply {OPERATOR_ROLE} and bind it to you (see its header), or ask a cluster admin"
-                ));
+                )));
             }
             Access::Unknown(e) => out.line(format!(
                 "  • permission: could not ask the server ({e}); the server-side dry run will tell"
             )),
         },
     }
-    let path = collection("batch/v1", "jobs", Some(&ns));
-    let dry = [
-        ("dryRun", "All".to_string()),
-        ("fieldManager", FIELD_MANAGER.to_string()),
-    ];
     let answer = s
-        .send(Method::POST, &path, &dry, JSON, &job)
+        .send(writes::create_job(&ns, &job, true))
         .await
         .map_err(|e| match e.code() {
-            Some(409) => format!(
+            Some(409) => Error::Api(format!(
                 "a Job named {job_name} already exists in namespace {ns} (the server-side dry run said: {e}); nothing was created. \
                  Choose another --job-name, or leave it out for a random suffix"
-            ),
+            )),
             _ => write_failure(&s, "POST jobs (server-side dry run)", &e, "create on jobs"),
         })?;
     if a.action.dry_run == DryRun::Server {
@@ -181,12 +149,13 @@ async fn trigger(
         Consent::Given => {
             s.confirmed();
         }
-        Consent::Declined => return Err("not confirmed: nothing was created".into()),
+        Consent::Declined => {
+            return Err(Error::Declined("not confirmed: nothing was created".into()));
+        }
         Consent::NoTerminal => return Err(no_terminal("nothing was created")),
     }
-    let real = [("fieldManager", FIELD_MANAGER.to_string())];
     let created = s
-        .send(Method::POST, &path, &real, JSON, &job)
+        .send(writes::create_job(&ns, &job, false))
         .await
         .map_err(|e| {
             write_failure(
@@ -329,7 +298,7 @@ mod tests {
         assert_eq!(wait_timeout("48h"), Ok(h(48)));
         assert_eq!(wait_timeout("168h"), Ok(h(168)));
         assert_eq!(wait_timeout("0"), Ok(None));
-        let e = wait_timeout("169h").unwrap_err();
+        let e = wait_timeout("169h").unwrap_err().to_string();
         assert!(e.starts_with("--timeout \"169h\": at most 168h"), "{e}");
     }
 

@@ -190,6 +190,29 @@ pub enum ConcurrencyPolicy {
     Other(String),
 }
 
+impl ConcurrencyPolicy {
+    /// `spec.concurrencyPolicy` as written; absent is the API's default, Allow. The one
+    /// reading of the field, for files (`source`) and the cluster alike.
+    pub fn from_spec(value: Option<String>) -> Self {
+        match value.as_deref() {
+            None | Some("Allow") => ConcurrencyPolicy::Allow,
+            Some("Forbid") => ConcurrencyPolicy::Forbid,
+            Some("Replace") => ConcurrencyPolicy::Replace,
+            Some(_) => ConcurrencyPolicy::Other(value.unwrap_or_default()),
+        }
+    }
+
+    /// The value as the API spells it (an invalid one as written).
+    pub fn as_str(&self) -> &str {
+        match self {
+            ConcurrencyPolicy::Allow => "Allow",
+            ConcurrencyPolicy::Forbid => "Forbid",
+            ConcurrencyPolicy::Replace => "Replace",
+            ConcurrencyPolicy::Other(o) => o,
+        }
+    }
+}
+
 /// The part of a Job spec (or CronJob job template spec) the rules look at.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct JobSpec {
@@ -384,6 +407,44 @@ pub struct Event {
     pub source: String,
 }
 
+/// An Event's counters and times as sent, before the defaults the API leaves to readers.
+/// Newer clients leave the deprecated fields empty and fill `series` and `eventTime`
+/// instead; the one reading of them lives here, for files and the cluster alike.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EventClock {
+    /// `count` (core/v1) or `deprecatedCount` (events.k8s.io/v1).
+    pub count: Option<i64>,
+    pub series_count: Option<i64>,
+    /// `firstTimestamp` / `deprecatedFirstTimestamp`.
+    pub first: Option<Timestamp>,
+    /// `lastTimestamp` / `deprecatedLastTimestamp`.
+    pub last: Option<Timestamp>,
+    pub series_last: Option<Timestamp>,
+    pub event_time: Option<Timestamp>,
+}
+
+impl EventClock {
+    /// `(count, first, last)` of a core/v1 Event: its own fields first, then the series, then
+    /// `eventTime`; a count of 1 when nothing says.
+    pub fn core_v1(self) -> (i64, Option<Timestamp>, Option<Timestamp>) {
+        (
+            self.count.or(self.series_count).unwrap_or(1),
+            self.first.or(self.event_time),
+            self.last.or(self.series_last).or(self.event_time),
+        )
+    }
+
+    /// The same for an events.k8s.io/v1 Event, whose series is current and whose
+    /// `deprecated*` fields are the old ones.
+    pub fn events_v1(self) -> (i64, Option<Timestamp>, Option<Timestamp>) {
+        (
+            self.series_count.or(self.count).unwrap_or(1),
+            self.first.or(self.event_time),
+            self.series_last.or(self.last).or(self.event_time),
+        )
+    }
+}
+
 /// Everything known at one instant. `now` is a parameter, never read from a clock here.
 #[derive(Clone, Debug, Default)]
 pub struct Snapshot {
@@ -570,7 +631,7 @@ impl<'a> IntoIterator for &'a StringMap {
 
 #[cfg(test)]
 mod string_map_tests {
-    use super::StringMap;
+    use super::{ConcurrencyPolicy, EventClock, StringMap, Timestamp};
 
     #[test]
     fn reads_like_a_sorted_map() {
@@ -585,5 +646,41 @@ mod string_map_tests {
         assert_eq!(m.remove("b"), Some("2".into()));
         assert_eq!(m.len(), 1);
         assert_eq!(m.get("zz"), None);
+    }
+
+    #[test]
+    fn concurrency_policies_read_and_print_one_way() {
+        for p in ["Allow", "Forbid", "Replace", "Sometimes"] {
+            assert_eq!(ConcurrencyPolicy::from_spec(Some(p.into())).as_str(), p);
+        }
+        assert_eq!(ConcurrencyPolicy::from_spec(None), ConcurrencyPolicy::Allow);
+        assert_eq!(
+            ConcurrencyPolicy::from_spec(Some("forbid".into())),
+            ConcurrencyPolicy::Other("forbid".into())
+        );
+    }
+
+    #[test]
+    fn event_clocks_fill_in_what_newer_clients_leave_empty() {
+        let t = |s: &str| Some(s.parse::<Timestamp>().unwrap());
+        let clock = EventClock {
+            count: Some(3),
+            series_count: Some(7),
+            first: None,
+            last: t("2026-11-20T12:00:00Z"),
+            series_last: t("2026-11-20T12:05:00Z"),
+            event_time: t("2026-11-20T11:00:00Z"),
+        };
+        // core/v1: its own count and lastTimestamp win; eventTime stands in for the first.
+        assert_eq!(
+            clock.core_v1(),
+            (3, t("2026-11-20T11:00:00Z"), t("2026-11-20T12:00:00Z"))
+        );
+        // events.k8s.io/v1: the series is current, the deprecated fields are old.
+        assert_eq!(
+            clock.events_v1(),
+            (7, t("2026-11-20T11:00:00Z"), t("2026-11-20T12:05:00Z"))
+        );
+        assert_eq!(EventClock::default().core_v1(), (1, None, None));
     }
 }

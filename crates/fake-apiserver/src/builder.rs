@@ -13,7 +13,7 @@ use crate::conn::CountWrites;
 use crate::handler::{ConnKill, handle};
 use crate::server::FakeApiServer;
 use crate::state::{Config, Shared, lock};
-use crate::store::Store;
+use crate::store::{DEFAULT_HISTORY, Store};
 use crate::tls::{self, Tls};
 use axum::{Extension, Router};
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -35,6 +35,7 @@ pub struct Builder {
     port: u16,
     tls: bool,
     sources: Vec<Objects>,
+    watch_history: usize,
 }
 
 impl Builder {
@@ -47,12 +48,15 @@ impl Builder {
             rules: Vec::new(),
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             page_cap: None,
+            // The real watch cache bookmarks about once a minute.
+            bookmark_interval: Duration::from_secs(60),
         };
         Builder {
             cfg,
             port: 0,
             tls: false,
             sources: Vec::new(),
+            watch_history: DEFAULT_HISTORY,
         }
     }
 
@@ -97,6 +101,18 @@ impl Builder {
         self.port = port;
         self
     }
+    /// How often a watch that allows bookmarks gets one (default 60 s, like the real
+    /// server); [`FakeApiServer::set_bookmark_interval`] changes it for watches opened later.
+    pub fn bookmark_interval(mut self, every: Duration) -> Self {
+        self.cfg.bookmark_interval = every;
+        self
+    }
+    /// How many changes WATCH can replay (default 10,000): a watch from a resourceVersion
+    /// older than that gets 410 Expired, as after an etcd compaction.
+    pub fn watch_history(mut self, changes: usize) -> Self {
+        self.watch_history = changes.max(1);
+        self
+    }
     /// Objects to load; consumed lazily at start, so a generator never has to hold the
     /// whole population in memory as `Value`s.
     pub fn objects<I>(mut self, objects: I) -> Self
@@ -122,6 +138,7 @@ impl Builder {
         for obj in self.sources.into_iter().flatten() {
             store.ingest(obj, now)?;
         }
+        store.start_history(self.watch_history);
         Ok(Arc::new(Shared::new(store, self.cfg)))
     }
 

@@ -9,7 +9,7 @@ use crate::resources::{PODS, Route, SSAR, Target, route};
 use crate::state::{Answer, Config, Ctx, Shared, lock};
 use crate::status::{self, ApiError};
 use crate::store::uid_for;
-use crate::{discovery, read, write};
+use crate::{discovery, read, watch, write};
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::response::Response;
@@ -90,6 +90,34 @@ fn fault_error(
     }
 }
 
+/// The verb must be one the resource serves, and the access rules must allow it.
+fn authorize(
+    ctx: &Ctx<'_>,
+    route: &Route,
+    t: &Target,
+    verb: &str,
+    path: &str,
+) -> Result<(), ApiError> {
+    let d = t.def();
+    if !d.allows(verb) {
+        return Err(status::method_not_allowed(&format!(
+            "{verb} is not supported on {}",
+            d.group_resource()
+        )));
+    }
+    let attrs = Attributes {
+        verb: verb.to_string(),
+        group: d.group.to_string(),
+        resource: d.plural.to_string(),
+        subresource: t.subresource.clone(),
+        namespace: t.namespace.clone(),
+    };
+    if !access::allowed(&ctx.cfg.rules, &attrs) {
+        return Err(forbidden(route, verb, &ctx.cfg, path));
+    }
+    Ok(())
+}
+
 fn dispatch(ctx: &Ctx<'_>, route: Route, method: &str, verb: &str, path: &str) -> Answer {
     let get_only = |f: &dyn Fn() -> Answer| {
         if method == "GET" {
@@ -106,26 +134,10 @@ fn dispatch(ctx: &Ctx<'_>, route: Route, method: &str, verb: &str, path: &str) -
         Route::ResourceList(g, v) => get_only(&|| discovery::resource_list(&g, &v)),
         Route::Unknown => Err(status::no_such_path()),
         Route::Resource(ref t) => {
-            let d = t.def();
-            if !d.allows(verb) {
-                return Err(status::method_not_allowed(&format!(
-                    "{verb} is not supported on {}",
-                    d.group_resource()
-                )));
-            }
-            if t.res == SSAR {
+            if t.res == SSAR && t.def().allows(verb) {
                 return access::self_subject_access_review(ctx);
             }
-            let attrs = Attributes {
-                verb: verb.to_string(),
-                group: d.group.to_string(),
-                resource: d.plural.to_string(),
-                subresource: t.subresource.clone(),
-                namespace: t.namespace.clone(),
-            };
-            if !access::allowed(&ctx.cfg.rules, &attrs) {
-                return Err(forbidden(&route, verb, &ctx.cfg, path));
-            }
+            authorize(ctx, &route, t, verb, path)?;
             match (method, t.name.is_some()) {
                 ("GET", false) => read::list(ctx, t),
                 ("GET", true) if t.res == PODS && t.subresource.as_deref() == Some("log") => {
@@ -258,7 +270,24 @@ pub(crate) async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> R
                 user_agent: header("user-agent"),
                 body: &body,
             };
-            dispatch(&ctx, route, &method, &verb, &path)
+            if verb == "watch"
+                && let Route::Resource(t) = &route
+                && t.subresource.is_none()
+            {
+                let opened = authorize(&ctx, &route, t, &verb, &path).and_then(|()| {
+                    let kill = parts.extensions.get::<ConnKill>().cloned();
+                    watch::open(&ctx, shared.clone(), t, kill)
+                });
+                match opened {
+                    Ok(response) => {
+                        finish_log(&shared, id, 200, faulted);
+                        return response;
+                    }
+                    Err(e) => Err(e),
+                }
+            } else {
+                dispatch(&ctx, route, &method, &verb, &path)
+            }
         }
     };
     let code = answer.as_ref().map_or_else(|e| e.code, |(c, _)| *c);

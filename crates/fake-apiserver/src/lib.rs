@@ -3,10 +3,18 @@
 //!
 //! It serves CronJobs, Jobs, Pods (with `/log`), Events (core/v1, plus a read-only
 //! events.k8s.io/v1 view) and Namespaces from in-memory fixtures: GET, LIST with
-//! `limit`/`continue` paging and label/field selectors, metadata-only answers, writes with
-//! `dryRun=All`, `fieldManager`/managedFields and resourceVersion preconditions,
-//! SelfSubjectAccessReview, fault injection, a request log, and a settable clock behind
-//! the `Date` header. Error bodies are the real `Status` documents.
+//! `limit`/`continue` paging and label/field selectors, metadata-only answers, WATCH (event
+//! streams after a resourceVersion, bookmarks, 410 Expired, streaming lists; see `watch.rs`),
+//! writes with `dryRun=All`, `fieldManager`/managedFields and resourceVersion preconditions,
+//! DELETE, SelfSubjectAccessReview, fault injection, a request log, and a settable (frozen,
+//! shifted or ticking) clock behind the `Date` header. Error bodies are the real `Status`
+//! documents.
+//!
+//! Watch knobs: [`FakeApiServer::drop_watches`] cuts open watch connections,
+//! [`FakeApiServer::expire_next_watches`] and [`FakeApiServer::compact_watch_history`] make
+//! clients relist, [`FakeApiServer::fail_next_watch`] fails a watch start,
+//! [`FakeApiServer::open_watches`] counts streams; `put_object`/`delete_object` changes are
+//! seen by open watches.
 //!
 //! From a synchronous assert_cmd test (the plugin is the client, in another process):
 //!
@@ -31,7 +39,8 @@
 //! the kubeconfigs it writes carry. [`Builder::latency`] delays every answer, to stand in
 //! for a remote API server in benchmarks.
 //!
-//! Not modelled: watch (405), deletecollection (405), graceful deletion/finalizers/garbage
+//! Not modelled: deletecollection (405), watching one named object (use a
+//! `metadata.name` field selector, as clients do), the "too large resource version" wait, graceful deletion/finalizers/garbage
 //! collection, per-key list merging of strategic-merge and apply patches (both are applied
 //! as RFC 7386 merge patches), aggregated discovery (the legacy documents are served),
 //! `as=Table` answers, client certificates, and MVCC snapshots for continued LISTs (later pages read the
@@ -58,6 +67,7 @@ mod state;
 mod status;
 mod store;
 mod tls;
+mod watch;
 mod write;
 
 pub use access::AccessRule;

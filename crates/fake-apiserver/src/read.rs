@@ -5,6 +5,7 @@ use crate::resources::{EVENTS_V1, Target};
 use crate::selector::{FieldSelector, LabelSelector};
 use crate::state::{Answer, Ctx, def, object_bytes};
 use crate::status::{self, ApiError};
+use crate::store::Entry;
 use bytes::Bytes;
 use serde_json::{Value, json, value::RawValue};
 
@@ -32,7 +33,8 @@ fn encode_continue(rv: u64, last_key: &str) -> String {
     raw.bytes().map(|b| format!("{b:02x}")).collect()
 }
 
-fn decode_continue(token: &str) -> Result<String, ApiError> {
+/// The start key and the resourceVersion of the first page a continue token was made at.
+fn decode_continue(token: &str) -> Result<(String, Option<u64>), ApiError> {
     let bad = |why: &str| status::bad_request(&format!("continue key is not valid: {why}"));
     if !token.len().is_multiple_of(2) {
         return Err(bad("odd length"));
@@ -51,10 +53,13 @@ fn decode_continue(token: &str) -> Result<String, ApiError> {
         .and_then(|b| serde_json::from_slice(&b).ok())
         .ok_or_else(|| bad("not a continue token"))?;
     let start = v["start"].as_str().ok_or_else(|| bad("no start key"))?;
-    Ok(start.trim_end_matches('\u{0}').to_string())
+    Ok((
+        start.trim_end_matches('\u{0}').to_string(),
+        v["rv"].as_u64(),
+    ))
 }
 
-fn metadata_only(ctx: &Ctx<'_>) -> bool {
+pub(crate) fn metadata_only(ctx: &Ctx<'_>) -> bool {
     ctx.accept.contains("as=PartialObjectMetadata")
 }
 
@@ -65,7 +70,7 @@ struct MetaOnly<'a> {
 }
 
 /// `{"kind":"PartialObjectMetadata",…,"metadata":…}` borrowed straight out of the stored bytes.
-fn partial_metadata(bytes: &[u8]) -> Bytes {
+pub(crate) fn partial_metadata(bytes: &[u8]) -> Bytes {
     let m: MetaOnly<'_> = serde_json::from_slice(bytes).expect("stored objects have metadata");
     let s = format!(
         "{{\"kind\":\"PartialObjectMetadata\",\"apiVersion\":\"meta.k8s.io/v1\",\"metadata\":{}}}",
@@ -128,15 +133,41 @@ pub(crate) fn get(ctx: &Ctx<'_>, t: &Target) -> Answer {
     let e = store
         .get(t.res, t.namespace.as_deref().unwrap_or_default(), name)
         .ok_or_else(|| status::not_found(d, name))?;
-    let body = if metadata_only(ctx) {
+    Ok((200, whole_object(t.res, e, metadata_only(ctx))))
+}
+
+/// One object with its apiVersion/kind, as GET answers it and a watch event carries it.
+pub(crate) fn whole_object(res: usize, e: &Entry, metadata_only: bool) -> Bytes {
+    if metadata_only {
         partial_metadata(&e.bytes)
-    } else if t.res == EVENTS_V1 {
+    } else if res == EVENTS_V1 {
         let core: Value = serde_json::from_slice(&e.bytes).expect("stored objects are JSON");
         Bytes::from(serde_json::to_vec(&to_events_v1(&core, true)).expect("serialises"))
     } else {
-        object_bytes(d, e)
+        object_bytes(def(res), e)
+    }
+}
+
+/// The `labelSelector` and `fieldSelector` of a LIST or WATCH, refused with 400 like the
+/// real server when malformed or naming a field the resource does not index.
+pub(crate) fn selectors(
+    ctx: &Ctx<'_>,
+    t: &Target,
+) -> Result<(LabelSelector, FieldSelector), ApiError> {
+    let labels = LabelSelector::parse(ctx.param("labelSelector").unwrap_or_default())
+        .map_err(|e| status::bad_request(&e))?;
+    let aliases = if t.res == EVENTS_V1 {
+        EVENTS_V1_FIELDS
+    } else {
+        &[]
     };
-    Ok((200, body))
+    let fields = FieldSelector::parse(
+        ctx.param("fieldSelector").unwrap_or_default(),
+        def(t.res).fields,
+        aliases,
+    )
+    .map_err(|e| status::bad_request(&e))?;
+    Ok((labels, fields))
 }
 
 /// `GET …/pods/{name}/log`: what [`FakeApiServer::set_pod_log`](crate::FakeApiServer::set_pod_log)
@@ -203,39 +234,29 @@ pub(crate) fn logs(ctx: &Ctx<'_>, t: &Target) -> Answer {
 
 pub(crate) fn list(ctx: &Ctx<'_>, t: &Target) -> Answer {
     let d = def(t.res);
-    if ctx.param("watch").is_some_and(|w| w == "true" || w == "1") {
-        return Err(status::method_not_allowed(
-            "fake-apiserver does not implement watch",
-        ));
-    }
-    let labels = LabelSelector::parse(ctx.param("labelSelector").unwrap_or_default())
-        .map_err(|e| status::bad_request(&e))?;
-    let aliases = if t.res == EVENTS_V1 {
-        EVENTS_V1_FIELDS
-    } else {
-        &[]
-    };
-    let fields = FieldSelector::parse(
-        ctx.param("fieldSelector").unwrap_or_default(),
-        d.fields,
-        aliases,
-    )
-    .map_err(|e| status::bad_request(&e))?;
+    let (labels, fields) = selectors(ctx, t)?;
     // limit=0 (or garbage, which the real server rejects earlier) means "everything".
     let limit = ctx
         .param("limit")
         .and_then(|l| l.parse::<usize>().ok())
         .filter(|l| *l > 0)
         .map(|l| ctx.cfg.page_cap.map_or(l, |cap| l.min(cap)));
-    let after = ctx
+    let continued = ctx
         .param("continue")
         .filter(|c| !c.is_empty())
         .map(decode_continue)
         .transpose()?;
+    let (after, first_page_rv) = match continued {
+        Some((key, rv)) => (Some(key), rv),
+        None => (None, None),
+    };
     let unfiltered = labels.is_empty() && fields.is_empty();
 
     let store = ctx.shared.read();
-    let rv = store.rv();
+    // Later pages report the first page's resourceVersion, as the real server's snapshot
+    // does: a watch from it then replays every change made while the pages were read
+    // (these pages read the current state, so some changes arrive twice; never none).
+    let rv = first_page_rv.unwrap_or_else(|| store.rv());
     let mut items: Vec<Bytes> = Vec::new();
     let mut last_key = None;
     let (mut more, mut remaining) = (false, 0u64);
@@ -300,7 +321,10 @@ mod tests {
     #[test]
     fn continue_tokens_round_trip_and_reject_garbage() {
         let t = encode_continue(7, "ops/nightly");
-        assert_eq!(decode_continue(&t).unwrap(), "ops/nightly");
+        assert_eq!(
+            decode_continue(&t).unwrap(),
+            ("ops/nightly".to_string(), Some(7))
+        );
         assert_eq!(decode_continue("zz").unwrap_err().code, 400);
         assert_eq!(decode_continue("abc").unwrap_err().code, 400);
     }

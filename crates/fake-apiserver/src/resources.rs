@@ -23,7 +23,7 @@ pub struct ResourceDef {
     /// Index into [`RESOURCES`] of the table that stores these objects: events.k8s.io/v1 events
     /// are a converted view of core/v1 events, exactly one store behind both.
     pub storage: usize,
-    /// Only `get`/`list` (views) or only `create` (reviews); `None` means every verb.
+    /// Only `get`/`list`/`watch` (views) or only `create` (reviews); `None` means every verb.
     pub verbs: Option<&'static [&'static str]>,
 }
 
@@ -136,7 +136,7 @@ pub static RESOURCES: &[ResourceDef] = &[
         fields: EVENT_FIELDS,
         short_names: &["ev"],
         storage: EVENTS,
-        verbs: Some(&["get", "list"]),
+        verbs: Some(&["get", "list", "watch"]),
     },
     ResourceDef {
         group: "authorization.k8s.io",

@@ -14,6 +14,7 @@ use serde_json::Value;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 use tokio::sync::watch;
 
@@ -141,6 +142,17 @@ impl FakeApiServer {
     pub fn set_clock_skew(&self, skew: SignedDuration) {
         lock(&self.shared.cfg).clock = Clock::Offset(skew);
     }
+    /// Starts the server clock at `from`, advancing `rate` seconds per real second (1.0:
+    /// real speed), for clients that must see time pass (see [`Clock::running_at_rate`]).
+    pub fn set_clock_running(&self, from: Timestamp, rate: f64) {
+        lock(&self.shared.cfg).clock = Clock::running_at_rate(from, rate);
+    }
+    /// Moves the server clock by `by`, whatever kind it is (a frozen clock jumps; a running
+    /// one keeps running from the moved instant).
+    pub fn advance_clock(&self, by: SignedDuration) {
+        let mut cfg = lock(&self.shared.cfg);
+        cfg.clock = cfg.clock.advanced(by);
+    }
     pub fn now(&self) -> Timestamp {
         lock(&self.shared.cfg).clock.now()
     }
@@ -161,6 +173,45 @@ impl FakeApiServer {
     }
     pub fn add_access_rule(&self, rule: AccessRule) {
         lock(&self.shared.cfg).rules.push(rule);
+    }
+
+    /// Bookmark interval for watches opened from now on.
+    pub fn set_bookmark_interval(&self, every: Duration) {
+        lock(&self.shared.cfg).bookmark_interval = every;
+    }
+    /// How many changes WATCH can replay from now on (older ones are compacted at once).
+    pub fn set_watch_history(&self, changes: usize) {
+        self.shared.write().set_history_cap(changes);
+    }
+    /// Forgets the change history, as an etcd compaction does: a watch from any
+    /// resourceVersion before the current one gets 410 Expired (open watches that are
+    /// caught up carry on, as on a real server).
+    pub fn compact_watch_history(&self) {
+        self.shared.write().compact();
+    }
+    /// The store's current resourceVersion (what a LIST now reports).
+    pub fn resource_version(&self) -> u64 {
+        self.shared.read().rv()
+    }
+    /// Watch streams open right now.
+    pub fn open_watches(&self) -> usize {
+        self.shared.watches.open.load(Ordering::SeqCst)
+    }
+    /// Cuts every open watch connection mid-stream, as a network blip or an API server
+    /// restart does; clients must re-watch from the last resourceVersion they saw.
+    pub fn drop_watches(&self) {
+        self.shared.watches.drop_all.send_modify(|n| *n += 1);
+    }
+    /// The next `n` watch starts get a 410 Expired ERROR event whatever their
+    /// resourceVersion, so a client is made to relist.
+    pub fn expire_next_watches(&self, n: u32) {
+        self.shared.watches.expire_next.store(n, Ordering::SeqCst);
+    }
+    /// The next watch start fails with 500 before any event (a failing watch request; a
+    /// client should back off and retry). Same as injecting [`Fault::internal_error`] for
+    /// the `watch` verb, once.
+    pub fn fail_next_watch(&self) {
+        self.inject(Fault::internal_error("watch", "**").once());
     }
 
     pub fn inject(&self, fault: Fault) {
@@ -206,7 +257,8 @@ impl FakeApiServer {
     }
 
     /// Creates or replaces an object behind the API's back, as a controller would: it gets
-    /// a fresh resourceVersion (and uid/creationTimestamp if missing).
+    /// a fresh resourceVersion (and uid/creationTimestamp if missing), and open watches see
+    /// it ADDED or MODIFIED.
     pub fn put_object(&self, mut obj: Value) -> Result<(), String> {
         if let Some(m) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
             m.remove("resourceVersion");
@@ -215,14 +267,12 @@ impl FakeApiServer {
         self.shared.write().ingest(obj, now).map(|_| ())
     }
 
-    /// Deletes an object behind the API's back; whether it existed.
+    /// Deletes an object behind the API's back (open watches see DELETED); whether it existed.
     pub fn delete_object(&self, kind: &str, namespace: &str, name: &str) -> bool {
-        let mut store = self.shared.write();
-        let gone = store.remove(res_of(kind), namespace, name).is_some();
-        if gone {
-            store.next_rv();
-        }
-        gone
+        self.shared
+            .write()
+            .delete(res_of(kind), namespace, name)
+            .is_some()
     }
 
     /// `(resource, objects, JSON bytes)` for every non-empty table, for benchmark reports.

@@ -15,7 +15,7 @@ use jiff::Timestamp;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::Duration;
 
@@ -31,6 +31,18 @@ pub(crate) struct Config {
     pub addr: SocketAddr,
     /// Most items one LIST page holds, whatever `limit` asked for (None: `limit` decides).
     pub page_cap: Option<usize>,
+    /// How often an idle watch that allows bookmarks gets one.
+    pub bookmark_interval: Duration,
+}
+
+/// What tests steer about open watches.
+pub(crate) struct Watches {
+    /// Watch streams open right now.
+    pub open: Arc<AtomicUsize>,
+    /// Bumped to cut every open watch connection.
+    pub drop_all: tokio::sync::watch::Sender<u64>,
+    /// This many coming watch starts answer 410 Expired whatever their resourceVersion.
+    pub expire_next: AtomicU32,
 }
 
 /// Container logs by (namespace, pod, container, previous).
@@ -44,6 +56,7 @@ pub(crate) struct Shared {
     pub cfg: Mutex<Config>,
     /// Writes made to connection streams (see `conn::CountWrites`).
     pub writes: Arc<AtomicU64>,
+    pub watches: Watches,
 }
 
 /// A poisoned lock only means another handler panicked; the data is still what it was, and
@@ -61,6 +74,11 @@ impl Shared {
             faults: Mutex::new(Vec::new()),
             cfg: Mutex::new(cfg),
             writes: Arc::new(AtomicU64::new(0)),
+            watches: Watches {
+                open: Arc::new(AtomicUsize::new(0)),
+                drop_all: tokio::sync::watch::channel(0).0,
+                expire_next: AtomicU32::new(0),
+            },
         }
     }
     pub fn read(&self) -> RwLockReadGuard<'_, Store> {

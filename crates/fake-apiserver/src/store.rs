@@ -4,14 +4,19 @@
 //! resource's field-selector values). A LIST of 100,000 items then filters on small
 //! in-memory strings and concatenates `Bytes` handles: nothing is parsed, cloned or
 //! re-serialised per request, and 100k realistic objects stay a few hundred MB, not GBs.
+//!
+//! Every change after loading is also kept, in resourceVersion order, in a bounded history
+//! that WATCH replays (`crate::watch`); what falls off its end is "compacted", and a watch
+//! from before that point gets 410 Expired as from a real server whose etcd compacted.
 
 use crate::clock::rfc3339;
 use crate::resources::{self, NAMESPACES, RESOURCES, ResourceDef};
 use bytes::Bytes;
 use jiff::Timestamp;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::ops::Bound;
+use tokio::sync::watch;
 
 /// One stored object.
 #[derive(Debug, Clone)]
@@ -27,12 +32,49 @@ impl Entry {
     }
 }
 
+/// What happened to an object.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ChangeKind {
+    Added,
+    Modified,
+    Deleted,
+}
+
+/// One change, as a watch replays it.
+#[derive(Debug, Clone)]
+pub struct Change {
+    /// The store's resourceVersion right after the change.
+    pub rv: u64,
+    /// Storage table (see `ResourceDef::storage`).
+    pub storage: usize,
+    /// `namespace/name` (or `name`), as in the tables.
+    pub key: String,
+    pub kind: ChangeKind,
+    /// The object after the change; for a deletion, the last state stamped with the
+    /// deletion's resourceVersion, as the real server sends it.
+    pub object: Entry,
+    /// The object before the change (None for an addition): a selector watch needs it to
+    /// tell "stopped matching" (DELETED) from "never matched".
+    pub previous: Option<Entry>,
+}
+
+/// How many changes WATCH can replay by default.
+pub const DEFAULT_HISTORY: usize = 10_000;
+
 /// Every table, keyed like etcd (`namespace/name`, or `name` when cluster-scoped), so
 /// iteration order is the real server's LIST order and continue tokens are just keys.
 pub struct Store {
     rv: u64,
     seq: u64,
     tables: Vec<BTreeMap<String, Entry>>,
+    /// Off while fixtures load: nobody can watch yet, and 100k initial objects need no history.
+    recording: bool,
+    history: VecDeque<Change>,
+    history_cap: usize,
+    /// A watch may start from resourceVersion `compacted` or later; older ones are gone.
+    compacted: u64,
+    /// Signals open watches that the history grew (carries the store's resourceVersion).
+    changed: watch::Sender<u64>,
 }
 
 /// The namespaces every cluster has.
@@ -116,6 +158,29 @@ fn index(def: &ResourceDef, v: &Value) -> Index {
     (labels, fields)
 }
 
+/// The table key and stored form of an object (apiVersion/kind dropped: LIST items carry
+/// none on the wire, and GET puts them back in front).
+fn make_entry(def: &ResourceDef, mut v: Value) -> (String, Entry) {
+    let (labels, fields) = index(def, &v);
+    let k = key(
+        &field_str(&v, "metadata.namespace"),
+        &field_str(&v, "metadata.name"),
+    );
+    if let Some(m) = v.as_object_mut() {
+        m.remove("apiVersion");
+        m.remove("kind");
+    }
+    let bytes = Bytes::from(serde_json::to_vec(&v).expect("Value serialises"));
+    (
+        k,
+        Entry {
+            bytes,
+            labels,
+            fields,
+        },
+    )
+}
+
 impl Default for Store {
     fn default() -> Self {
         Self::new(Timestamp::UNIX_EPOCH)
@@ -128,6 +193,11 @@ impl Store {
             rv: 1000,
             seq: 0,
             tables: vec![BTreeMap::new(); RESOURCES.len()],
+            recording: false,
+            history: VecDeque::new(),
+            history_cap: DEFAULT_HISTORY,
+            compacted: 0,
+            changed: watch::channel(0).0,
         };
         for ns in BUILTIN_NAMESPACES {
             s.ensure_namespace(ns, now);
@@ -151,6 +221,58 @@ impl Store {
         self.seq
     }
 
+    /// Starts keeping changes for WATCH (after the fixtures loaded), at most `cap` of them.
+    pub fn start_history(&mut self, cap: usize) {
+        self.recording = true;
+        self.history_cap = cap.max(1);
+        self.compact();
+    }
+
+    /// At most `cap` changes kept from now on (the oldest beyond it are compacted).
+    pub fn set_history_cap(&mut self, cap: usize) {
+        self.history_cap = cap.max(1);
+        self.trim();
+    }
+
+    /// Forgets every change so far: watches from any older resourceVersion get 410.
+    pub fn compact(&mut self) {
+        self.history.clear();
+        self.compacted = self.rv;
+    }
+
+    /// The oldest resourceVersion a watch may start from.
+    pub fn compacted(&self) -> u64 {
+        self.compacted
+    }
+
+    /// Changes with a resourceVersion above `rv`, oldest first.
+    pub fn changes_after(&self, rv: u64) -> impl Iterator<Item = &Change> {
+        let start = self.history.partition_point(|c| c.rv <= rv);
+        self.history.range(start..)
+    }
+
+    /// A receiver that wakes whenever a change is recorded.
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.changed.subscribe()
+    }
+
+    fn trim(&mut self) {
+        while self.history.len() > self.history_cap {
+            if let Some(old) = self.history.pop_front() {
+                self.compacted = old.rv;
+            }
+        }
+    }
+
+    fn record(&mut self, change: Change) {
+        if !self.recording {
+            return;
+        }
+        self.history.push_back(change);
+        self.trim();
+        self.changed.send_replace(self.rv);
+    }
+
     pub fn table(&self, res: usize) -> &BTreeMap<String, Entry> {
         &self.tables[RESOURCES[res].storage]
     }
@@ -166,30 +288,50 @@ impl Store {
     /// Stores `v` as is (it must already carry uid, resourceVersion, …), replacing any
     /// object with the same key. apiVersion/kind are dropped: LIST items carry none on the
     /// wire, and GET puts them back in front.
-    pub fn put(&mut self, res: usize, mut v: Value) {
+    pub fn put(&mut self, res: usize, v: Value) {
         let def = &RESOURCES[res];
-        let (labels, fields) = index(def, &v);
-        let k = key(
-            &field_str(&v, "metadata.namespace"),
-            &field_str(&v, "metadata.name"),
-        );
-        if let Some(m) = v.as_object_mut() {
-            m.remove("apiVersion");
-            m.remove("kind");
+        let (k, entry) = make_entry(def, v);
+        if !self.recording {
+            // Loading fixtures: no copies for a history nobody can read yet.
+            self.tables[def.storage].insert(k, entry);
+            return;
         }
-        let bytes = Bytes::from(serde_json::to_vec(&v).expect("Value serialises"));
-        self.tables[def.storage].insert(
-            k,
-            Entry {
-                bytes,
-                labels,
-                fields,
-            },
-        );
+        let previous = self.tables[def.storage].insert(k.clone(), entry.clone());
+        let kind = if previous.is_some() {
+            ChangeKind::Modified
+        } else {
+            ChangeKind::Added
+        };
+        let rv = self.rv;
+        self.record(Change {
+            rv,
+            storage: def.storage,
+            key: k,
+            kind,
+            object: entry,
+            previous,
+        });
     }
 
-    pub fn remove(&mut self, res: usize, namespace: &str, name: &str) -> Option<Entry> {
-        self.tables[RESOURCES[res].storage].remove(&key(namespace, name))
+    /// Deletes an object under a fresh resourceVersion and returns its last state stamped
+    /// with it (what the real DELETE answers and its watch event carries).
+    pub fn delete(&mut self, res: usize, namespace: &str, name: &str) -> Option<Value> {
+        let def = &RESOURCES[res];
+        let k = key(namespace, name);
+        let previous = self.tables[def.storage].remove(&k)?;
+        let rv = self.next_rv();
+        let mut v = previous.value();
+        v["metadata"]["resourceVersion"] = json!(rv.to_string());
+        let (_, object) = make_entry(def, v.clone());
+        self.record(Change {
+            rv,
+            storage: def.storage,
+            key: k,
+            kind: ChangeKind::Deleted,
+            object,
+            previous: Some(previous),
+        });
+        Some(v)
     }
 
     fn ensure_namespace(&mut self, ns: &str, now: Timestamp) {
@@ -339,5 +481,52 @@ mod tests {
             )
             .is_err()
         );
+    }
+
+    #[test]
+    fn history_records_changes_after_loading_and_compacts_beyond_its_cap() {
+        let mut s = Store::default();
+        let cj = |name: &str| json!({"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": name, "namespace": "a"}});
+        s.ingest(cj("loaded"), Timestamp::UNIX_EPOCH).unwrap();
+        s.start_history(3);
+        let start = s.rv();
+        assert_eq!(s.compacted(), start);
+        assert_eq!(s.changes_after(start).count(), 0, "loading is not history");
+
+        s.ingest(cj("new"), Timestamp::UNIX_EPOCH).unwrap();
+        let mut changed = cj("loaded");
+        changed["metadata"]["labels"] = json!({"x": "y"});
+        s.ingest(changed, Timestamp::UNIX_EPOCH).unwrap();
+        let gone = s.delete(resources::CRONJOBS, "a", "new").unwrap();
+        let kinds: Vec<_> = s
+            .changes_after(start)
+            .map(|c| (c.kind, c.key.clone()))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (ChangeKind::Added, "a/new".to_string()),
+                (ChangeKind::Modified, "a/loaded".to_string()),
+                (ChangeKind::Deleted, "a/new".to_string())
+            ]
+        );
+        assert_eq!(gone["metadata"]["resourceVersion"], s.rv().to_string());
+        let last = s.changes_after(start).last().unwrap();
+        assert_eq!(
+            last.rv,
+            s.rv(),
+            "the DELETED object carries the deletion's version"
+        );
+        assert_eq!(
+            last.object.value()["metadata"]["resourceVersion"],
+            s.rv().to_string()
+        );
+        assert!(s.delete(resources::CRONJOBS, "a", "new").is_none());
+
+        s.ingest(cj("fourth"), Timestamp::UNIX_EPOCH).unwrap();
+        assert_eq!(s.changes_after(0).count(), 3, "capped at 3");
+        assert_eq!(s.compacted(), start + 1, "the first change fell off");
+        s.compact();
+        assert_eq!((s.compacted(), s.changes_after(0).count()), (s.rv(), 0));
     }
 }

@@ -377,9 +377,9 @@ pub(crate) fn delete(ctx: &Ctx<'_>, t: &Target) -> Answer {
     if pre.is_some_and(|rv| v["metadata"]["resourceVersion"] != rv) {
         return Err(status::conflict(d, &name));
     }
-    if !dry {
-        store.remove(t.res, &ns, &name);
-        store.next_rv();
+    if dry {
+        return json_answer(200, &v);
     }
-    json_answer(200, &v)
+    let deleted = store.delete(t.res, &ns, &name).unwrap_or(v);
+    json_answer(200, &deleted)
 }

@@ -28,12 +28,7 @@ fn time(t: Option<Timestamp>) -> String {
 }
 
 fn policy(p: &ConcurrencyPolicy) -> String {
-    match p {
-        ConcurrencyPolicy::Allow => "Allow".into(),
-        ConcurrencyPolicy::Forbid => "Forbid".into(),
-        ConcurrencyPolicy::Replace => "Replace".into(),
-        ConcurrencyPolicy::Other(o) => o.clone(),
-    }
+    p.as_str().to_string()
 }
 
 /// The watched fields of `cj`, in display order.

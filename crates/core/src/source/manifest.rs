@@ -5,9 +5,9 @@ use jiff::Timestamp;
 
 use crate::model::{
     ConcurrencyPolicy, Condition, Container, ContainerState, ContainerStatus, CronJob, CronJobSpec,
-    CronJobStatus, Event, FieldManagerEntry, FieldPositions, InvolvedObject, Job, JobSpec,
-    JobStatus, JobTemplate, ObjectMeta, ObjectReference, Origin, OwnerReference, Pod, Position,
-    StringMap, WrongType,
+    CronJobStatus, Event, EventClock, FieldManagerEntry, FieldPositions, InvolvedObject, Job,
+    JobSpec, JobStatus, JobTemplate, ObjectMeta, ObjectReference, Origin, OwnerReference, Pod,
+    Position, StringMap, WrongType,
 };
 
 use super::scalar::{Plain, resolve_plain, yaml11_bool};
@@ -674,16 +674,11 @@ impl<'d, 'a> Reader<'_, '_> {
         let meta = self.meta(obj);
         let spec = self.map_at(Some(obj), "spec", "spec");
         self.unknown_fields(spec, CRONJOB_SPEC, "spec");
-        let concurrency_policy =
-            match self.str_at(spec, "concurrencyPolicy", "spec.concurrencyPolicy") {
-                None => ConcurrencyPolicy::Allow,
-                Some(p) => match p.as_str() {
-                    "Allow" => ConcurrencyPolicy::Allow,
-                    "Forbid" => ConcurrencyPolicy::Forbid,
-                    "Replace" => ConcurrencyPolicy::Replace,
-                    _ => ConcurrencyPolicy::Other(p),
-                },
-            };
+        let concurrency_policy = ConcurrencyPolicy::from_spec(self.str_at(
+            spec,
+            "concurrencyPolicy",
+            "spec.concurrencyPolicy",
+        ));
         let mut cj_spec = CronJobSpec {
             schedule: self.str_at(spec, "schedule", "spec.schedule"),
             time_zone: self.str_at(spec, "timeZone", "spec.timeZone"),
@@ -980,15 +975,24 @@ impl<'d, 'a> Reader<'_, '_> {
             let controller = self.string_at(o, "reportingController", "reportingController");
             let src = self.map_at(o, "deprecatedSource", "deprecatedSource");
             let component = self.string_at(src, "component", "deprecatedSource.component");
+            let (count, first_timestamp, last_timestamp) = EventClock {
+                count,
+                series_count,
+                first,
+                last,
+                series_last,
+                event_time,
+            }
+            .events_v1();
             Event {
                 meta,
                 involved_object: involved,
                 type_,
                 reason,
                 message,
-                count: series_count.or(count).unwrap_or(1),
-                first_timestamp: first.or(event_time),
-                last_timestamp: series_last.or(last).or(event_time),
+                count,
+                first_timestamp,
+                last_timestamp,
                 source: if controller.is_empty() {
                     component
                 } else {
@@ -1004,15 +1008,24 @@ impl<'d, 'a> Reader<'_, '_> {
             let src = self.map_at(o, "source", "source");
             let component = self.string_at(src, "component", "source.component");
             let controller = self.string_at(o, "reportingComponent", "reportingComponent");
+            let (count, first_timestamp, last_timestamp) = EventClock {
+                count,
+                series_count,
+                first,
+                last,
+                series_last,
+                event_time,
+            }
+            .core_v1();
             Event {
                 meta,
                 involved_object: involved,
                 type_,
                 reason,
                 message,
-                count: count.or(series_count).unwrap_or(1),
-                first_timestamp: first.or(event_time),
-                last_timestamp: last.or(series_last).or(event_time),
+                count,
+                first_timestamp,
+                last_timestamp,
                 source: if component.is_empty() {
                     controller
                 } else {

@@ -37,6 +37,13 @@ struct Args {
     /// Freeze the server clock here (RFC 3339); generated histories end at this instant.
     #[arg(long)]
     now: Option<Timestamp>,
+    /// With --now: let the clock run from that instant instead of freezing there, advancing
+    /// this many seconds per real second (1: real time), e.g. for a long-running monitor.
+    #[arg(long, requires = "now")]
+    clock_rate: Option<f64>,
+    /// How often watches that allow bookmarks get one, e.g. `1s`.
+    #[arg(long, value_parser = parse_latency, default_value = "60s")]
+    bookmark_interval: Duration,
     /// Where to write the kubeconfig (default: a fresh file under the temp directory).
     #[arg(long)]
     kubeconfig: Option<PathBuf>,
@@ -69,12 +76,17 @@ async fn main() {
 
 async fn run(args: Args) -> Result<(), String> {
     let started = Instant::now();
-    let clock = args.now.map_or(Clock::Real, Clock::Fixed);
+    let clock = match (args.now, args.clock_rate) {
+        (Some(now), Some(rate)) => Clock::running_at_rate(now, rate),
+        (Some(now), None) => Clock::Fixed(now),
+        (None, _) => Clock::Real,
+    };
     let mut builder = FakeApiServer::builder()
         .port(args.port)
         .version(&args.version)
         .clock(clock)
-        .latency(args.latency);
+        .latency(args.latency)
+        .bookmark_interval(args.bookmark_interval);
     if args.tls {
         builder = builder.tls();
     }

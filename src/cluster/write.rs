@@ -1,4 +1,4 @@
-//! POST and PATCH, which `cluster::http::Api` (a GET-only reader) does not send. No automatic
+//! POST and PATCH, which `http::Api` (a GET-only reader) does not send. No automatic
 //! retries: a create repeated after a dropped connection could make a second Job, and a patch
 //! is guarded by its resourceVersion precondition, so a failure is reported to the caller,
 //! which re-reads and decides (the 409 loop in `patch`). `--request-timeout` still bounds
@@ -11,8 +11,8 @@
 //! has confirmed (or passed `--yes`). A bug in a command's flow, or a name that tampers with
 //! the query, then ends in a refusal instead of a real change.
 //!
-//! Candidate to move into `src/cluster/http.rs` once that settles (it needs the client that
-//! `Api` keeps private, hence the second handle here).
+//! A writer is made from the command's one connection ([`Api::writer`]): the same client,
+//! the same `--request-timeout`.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,19 +22,14 @@ use http::{Method, Request};
 use kube::client::Body;
 use serde_json::Value;
 
-use crate::cluster::http::{ApiError, error_chain, humantime};
-use crate::cluster::request::{ApiPath, query_pairs, target};
+use super::http::{Api, ApiError, error_chain, humantime};
+use super::request::query_pairs;
+use super::writes::{Write, access_review_path, target_of};
 
 /// `application/merge-patch+json`: RFC 7386, the only patch type we send; it touches exactly
 /// the fields in the body.
 pub const MERGE_PATCH: &str = "application/merge-patch+json";
 pub const JSON: &str = "application/json";
-
-/// Where SelfSubjectAccessReviews are posted: a question, not a change (the API server
-/// stores nothing), so it is the one POST allowed without `dryRun=All`.
-pub fn access_review_path() -> ApiPath {
-    ApiPath::collection("authorization.k8s.io/v1", "selfsubjectaccessreviews", None)
-}
 
 /// Whether a request may be sent: a GET, a question to the authorizer, or anything when
 /// `real_writes_allowed`; otherwise only a request whose query carries `dryRun=All` (every
@@ -63,6 +58,14 @@ pub fn check_write(
         "refused to send {method} {path} without dryRun=All: this session may not change anything \
          (a dry run, or not confirmed yet)"
     )))
+}
+
+impl Api {
+    /// A disarmed writer on this connection; `dry_run` makes it unable ever to send a real
+    /// write.
+    pub fn writer(&self, dry_run: bool) -> Writer {
+        Writer::new(self.client(), self.timeout(), dry_run)
+    }
 }
 
 #[derive(Clone)]
@@ -103,18 +106,10 @@ impl Writer {
         !self.dry_run && self.armed.load(Ordering::SeqCst)
     }
 
-    /// Send `body` to `path` with `params` and return the server's JSON answer (2xx), or the
+    /// Send `req` (built by `writes`) and return the server's JSON answer (2xx), or the
     /// error it gave, or a refusal when the write is not allowed in this session.
-    pub async fn send(
-        &self,
-        method: Method,
-        path: &ApiPath,
-        params: &[(&str, String)],
-        content_type: &str,
-        body: &Value,
-    ) -> Result<Value, ApiError> {
-        let path_and_query = target(path, params);
-        let once = self.attempt(method, &path_and_query, content_type, body);
+    pub async fn send(&self, req: Write) -> Result<Value, ApiError> {
+        let once = self.attempt(req);
         match self.timeout {
             Some(t) => tokio::time::timeout(t, once).await.unwrap_or_else(|_| {
                 Err(ApiError::Transport(format!(
@@ -126,22 +121,13 @@ impl Writer {
         }
     }
 
-    async fn attempt(
-        &self,
-        method: Method,
-        path_and_query: &str,
-        content_type: &str,
-        body: &Value,
-    ) -> Result<Value, ApiError> {
-        let bytes = serde_json::to_vec(body)
-            .map_err(|e| ApiError::Transport(format!("cannot encode the request: {e}")))?;
-        let req = Request::builder()
-            .method(method)
-            .uri(path_and_query)
-            .header(http::header::ACCEPT, JSON)
-            .header(http::header::CONTENT_TYPE, content_type)
-            .body(Body::from(bytes))
-            .map_err(|e| ApiError::Transport(format!("invalid request {path_and_query}: {e}")))?;
+    async fn attempt(&self, req: Write) -> Result<Value, ApiError> {
+        let path_and_query = target_of(&req);
+        let (mut parts, bytes) = req.into_parts();
+        parts
+            .headers
+            .insert(http::header::ACCEPT, http::HeaderValue::from_static(JSON));
+        let req = Request::from_parts(parts, Body::from(bytes));
         // Checked on the request as built, right before it leaves: what the server will read.
         let uri = req.uri().to_string();
         check_write(req.method(), &uri, self.armed())?;
@@ -184,6 +170,7 @@ impl Writer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cluster::writes::patch_cron_job;
 
     fn refused(method: Method, t: &str) -> bool {
         matches!(check_write(&method, t, false), Err(ApiError::Refused(_)))
@@ -256,32 +243,25 @@ mod tests {
             .port();
         let cfg = kube::Config::new(format!("http://127.0.0.1:{port}").parse().unwrap());
         let client = kube::Client::try_from(cfg).unwrap();
-        let path = ApiPath::item("batch/v1", "cronjobs", "ops", "backup");
-        let real = [("fieldManager", "x".to_string())];
         let body = serde_json::json!({"spec": {"suspend": true}});
+        let real = || patch_cron_job("ops", "backup", None, &body, false).unwrap();
+        let dry = || patch_cron_job("ops", "backup", None, &body, true).unwrap();
         for dry_run in [true, false] {
             let w = Writer::new(client.clone(), None, dry_run);
-            let r = w
-                .send(Method::PATCH, &path, &real, MERGE_PATCH, &body)
-                .await;
+            let r = w.send(real()).await;
             assert!(matches!(r, Err(ApiError::Refused(_))), "{r:?}");
             // With dryRun=All it is sent (and fails: nobody listens).
-            let dry = [("dryRun", "All".to_string())];
-            let r = w.send(Method::PATCH, &path, &dry, MERGE_PATCH, &body).await;
+            let r = w.send(dry()).await;
             assert!(matches!(r, Err(ApiError::Transport(_))), "{r:?}");
             // Arming works only outside a dry run.
             assert_eq!(w.arm(), !dry_run);
-            let r = w
-                .send(Method::PATCH, &path, &real, MERGE_PATCH, &body)
-                .await;
+            let r = w.send(real()).await;
             if dry_run {
                 assert!(matches!(r, Err(ApiError::Refused(_))), "{r:?}");
             } else {
                 assert!(matches!(r, Err(ApiError::Transport(_))), "{r:?}");
                 w.disarm();
-                let r = w
-                    .send(Method::PATCH, &path, &real, MERGE_PATCH, &body)
-                    .await;
+                let r = w.send(real()).await;
                 assert!(matches!(r, Err(ApiError::Refused(_))), "{r:?}");
             }
         }

@@ -12,12 +12,61 @@ use std::time::Duration;
 
 use clap::builder::RangedU64ValueParser;
 
+/// Why a flag's value was refused; clap prints it after `invalid value … for '--flag'`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlagError(pub String);
+
+impl std::fmt::Display for FlagError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for FlagError {}
+
 /// `--timeline`: past slots shown per CronJob. The core clamps to the same number.
 pub const TIMELINE_MAX: usize = doctor::report::timeline::MAX_SLOTS;
 /// `next --count`: fire times listed.
 pub const COUNT_MAX: u32 = 1000;
 /// `--request-timeout`: one request, retries included. A day is far beyond any API call.
 pub const REQUEST_TIMEOUT_MAX: Duration = Duration::from_secs(24 * 3600);
+/// The range `--max-input-size` accepts: 1 KiB to 64 GiB.
+pub const MAX_INPUT_SIZE_RANGE: (u64, u64) = (1 << 10, 64 << 30);
+
+/// Parses `--max-input-size`: bytes, or a number with `Ki`, `Mi`, `Gi` (powers of 1024) or
+/// `K`, `M`, `G` (powers of 1000), within [`MAX_INPUT_SIZE_RANGE`].
+pub fn parse_size(s: &str) -> Result<u64, FlagError> {
+    size(s).map_err(FlagError)
+}
+
+fn size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = t.split_at(split);
+    let factor: u64 = match unit {
+        "" | "B" => 1,
+        "K" | "k" | "KB" | "kB" => 1_000,
+        "M" | "MB" => 1_000_000,
+        "G" | "GB" => 1_000_000_000,
+        "Ki" | "KiB" => 1 << 10,
+        "Mi" | "MiB" => 1 << 20,
+        "Gi" | "GiB" => 1 << 30,
+        _ => {
+            return Err(format!(
+                "{s:?} is not a size (examples: 512Mi, 2Gi, 1000000)"
+            ));
+        }
+    };
+    let (lo, hi) = MAX_INPUT_SIZE_RANGE;
+    let n = digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(factor))
+        .filter(|n| (lo..=hi).contains(n))
+        .ok_or_else(|| format!("{s:?} is out of range: give 1Ki to 64Gi"))?;
+    Ok(n)
+}
+
 /// `trigger --wait --timeout`: how long to follow a Job. A week covers long batch Jobs.
 pub const WAIT_TIMEOUT_MAX: Duration = Duration::from_secs(7 * 24 * 3600);
 
@@ -32,31 +81,53 @@ pub fn count() -> RangedU64ValueParser<u32> {
 }
 
 /// clap value parser for `--request-timeout`: the text, once it is known to be in range.
-pub fn request_timeout(s: &str) -> Result<String, String> {
+pub fn request_timeout(s: &str) -> Result<String, FlagError> {
     bounded_duration(s, REQUEST_TIMEOUT_MAX, "24h").map(|_| s.to_string())
 }
 
 /// clap value parser for `trigger --timeout`: the text, once it is known to be in range.
-pub fn wait_timeout(s: &str) -> Result<String, String> {
+pub fn wait_timeout(s: &str) -> Result<String, FlagError> {
     bounded_duration(s, WAIT_TIMEOUT_MAX, "168h (7 days)").map(|_| s.to_string())
 }
 
 /// clap value parser for `--kube-version`: checked at parse time like the numeric flags.
-pub fn kube_version(s: &str) -> Result<String, String> {
+pub fn kube_version(s: &str) -> Result<String, FlagError> {
     s.parse::<doctor::replay::KubeVersion>()
         .map(|_| s.to_string())
-        .map_err(|e| e.to_string())
+        .map_err(|e| FlagError(e.to_string()))
 }
 
 /// kubectl's `--request-timeout` grammar — `0` (no limit), a whole number of seconds, or
 /// parts of `<number><h|m|s|ms>` such as `1m30s` or `1.5h` — bounded by `max`. `None` is
 /// "no limit". Never panics: amounts are summed as finite floats and compared with the
 /// bound before a `Duration` is made.
+/// `monitor --grace`: a duration from 0 to 24h (kubectl's duration grammar). A day is far past
+/// any sensible grace: beyond it, a missed run would be reported after the next one is due.
+/// Here 0 means "no grace" (a run counts as missed the moment it is due), not "no limit" as
+/// for timeouts, so the shared grammar's words about 0 are left out of its errors.
+pub fn grace(s: &str) -> Result<Duration, FlagError> {
+    bounded_duration(s, GRACE_MAX, "24h")
+        .map(Option::unwrap_or_default)
+        .map_err(|e| {
+            FlagError(
+                e.0.replace(" (0 for no limit)", "")
+                    .replace("expected 0 (no limit), a number", "expected a number"),
+            )
+        })
+}
+
+/// The longest `monitor --grace`.
+pub const GRACE_MAX: Duration = Duration::from_secs(86_400);
+
 pub fn bounded_duration(
     s: &str,
     max: Duration,
     max_text: &str,
-) -> Result<Option<Duration>, String> {
+) -> Result<Option<Duration>, FlagError> {
+    duration(s, max, max_text).map_err(FlagError)
+}
+
+fn duration(s: &str, max: Duration, max_text: &str) -> Result<Option<Duration>, String> {
     let t = s.trim();
     let grammar =
         "expected 0 (no limit), a number of seconds, or a duration such as 30s, 10m or 1m30s";
@@ -121,14 +192,41 @@ mod tests {
         assert_eq!(p("500ms"), Ok(Some(Duration::from_millis(500))));
         assert_eq!(p("24h"), Ok(Some(DAY)));
         assert_eq!(p("86400"), Ok(Some(DAY)));
-        assert_eq!(p("86401"), Err("at most 24h (0 for no limit)".into()));
-        assert_eq!(p("24h1s"), Err("at most 24h (0 for no limit)".into()));
+        assert_eq!(
+            p("86401"),
+            Err(FlagError("at most 24h (0 for no limit)".into()))
+        );
+        assert_eq!(
+            p("24h1s"),
+            Err(FlagError("at most 24h (0 for no limit)".into()))
+        );
         assert!(p("18446744073709551615s").is_err());
         assert!(p("18446744073709551615").is_err());
         assert!(p(&format!("{}s", "9".repeat(400))).is_err());
-        assert!(p("-1s").unwrap_err().contains("negative"));
+        assert!(p("-1s").unwrap_err().0.contains("negative"));
         for bad in ["", "soon", "5x", "1..2s", ".s", "s", "1e9s", "NaN", "inf"] {
             assert!(p(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn sizes_parse_with_units_and_a_range() {
+        assert_eq!(parse_size("256Mi"), Ok(256 << 20));
+        assert_eq!(parse_size("2Gi"), Ok(2 << 30));
+        assert_eq!(parse_size("500M"), Ok(500_000_000));
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("64Gi"), Ok(64 << 30));
+        for bad in [
+            "65Gi",
+            "1000",
+            "0",
+            "",
+            "x",
+            "12 parsecs",
+            "18446744073709551615Gi",
+            "-1",
+        ] {
+            assert!(parse_size(bad).is_err(), "{bad}");
         }
     }
 }

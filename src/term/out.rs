@@ -2,8 +2,9 @@
 //! to stdout, except when stdout carries an object (`-o yaml|json`): then the words go to
 //! stderr so the object can be piped.
 
-use clap::ValueEnum;
 use serde_json::Value;
+
+use crate::cli::ObjectFormat;
 
 /// Where the human-readable lines go.
 #[derive(Clone, Copy, Debug)]
@@ -21,7 +22,7 @@ impl Out {
         if self.to_stderr {
             eprintln!("{s}");
         } else {
-            crate::commands::emit(&format!("{s}\n"));
+            super::emit(&format!("{s}\n"));
         }
     }
 
@@ -30,12 +31,6 @@ impl Out {
             self.line(l);
         }
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ObjectFormat {
-    Yaml,
-    Json,
 }
 
 /// An object as `kubectl get -o yaml|json` prints it.

@@ -1,7 +1,18 @@
 //! Command-line definitions. The doc comments are the help text users see, so they are
 //! written for someone whose CronJob did not run five minutes ago.
+//!
+//! This module holds every clap type and imports nothing of ours but the version strings
+//! (`crate::version`, a leaf): whatever a flag means is decided by the commands that read it
+//! (`tests/architecture.rs` keeps it so).
+
+pub mod actions;
+pub mod completion;
+pub mod ranges;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+pub use actions::{ActionArgs, DryRun, ObjectFormat, SuspendArgs, TriggerArgs, UnsuspendArgs};
+pub use completion::CompletionArgs;
 
 /// Why didn't my CronJob run? Replays the Kubernetes CronJob controller's own schedule math
 /// and tells you, with the fix to paste.
@@ -50,14 +61,14 @@ pub enum Command {
     /// and the create, with fieldManager kubectl-cronjob-doctor. Exit 0: done (with --wait:
     /// the Job completed); 1: --wait saw it fail or time out; 2: not done (denied, declined,
     /// no terminal without --yes, API error).
-    Trigger(crate::commands::trigger::TriggerArgs),
+    Trigger(TriggerArgs),
     /// Suspend a CronJob (spec.suspend: true), recording who, when and why.
     ///
     /// Sends one JSON merge patch (spec.suspend and the cronjob-doctor.io/suspended-by, -at,
     /// -reason annotations) with the resourceVersion it read as a precondition, after a
     /// server-side dry run and confirmation. On a 409 Conflict it reads the CronJob again,
     /// shows what changed and asks again. Exit 0: done or already suspended; 2: not done.
-    Suspend(crate::commands::suspend::SuspendArgs),
+    Suspend(SuspendArgs),
     /// Resume a CronJob, after a replay of what the controller does next.
     ///
     /// Before asking it shows: whether ONE catch-up run starts at once and for which slot
@@ -66,14 +77,23 @@ pub enum Command {
     /// run. --skip-missed resumes without the catch-up run. Sends only merge patches with a
     /// resourceVersion precondition, re-reading on 409. Exit 0: done or not suspended; 2: not
     /// done.
-    Unsuspend(crate::commands::suspend::UnsuspendArgs),
+    Unsuspend(UnsuspendArgs),
     /// Print the version, git commit and time-zone database in use.
     Version,
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish), or the helper
     /// that makes `kubectl cronjob-doctor <TAB>` complete through kubectl.
-    Completion(crate::commands::completion::CompletionArgs),
+    Completion(CompletionArgs),
     /// Print the manual page (roff): `kubectl cronjob-doctor man | man -l -`.
     Man,
+    /// Watch every CronJob and say the moment one stops running: continuous `scan`.
+    ///
+    /// Keeps CronJobs, Jobs, Pods and Events in memory through watches, re-diagnoses a
+    /// CronJob when one of its objects changes and at each slot's due time plus --grace (a
+    /// run that never happens produces no event). With --listen: /metrics (Prometheus, see
+    /// docs/metrics.md), /healthz, /readyz and /report (the `scan -o json` document).
+    /// Without: one line per change of a CronJob's status on stdout. Runs until SIGINT or
+    /// SIGTERM (exit 0); an unreachable API server is retried, never fatal.
+    Monitor(MonitorArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -97,7 +117,7 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "TZ", default_value = "UTC")]
     pub controller_time_zone: String,
     /// Replay the controller of this Kubernetes version (e.g. 1.20, 1.27, 1.31). Default: newest.
-    #[arg(long, value_name = "VERSION", value_parser = crate::flag_ranges::kube_version)]
+    #[arg(long, value_name = "VERSION", value_parser = ranges::kube_version)]
     pub kube_version: Option<String>,
     /// When to use colour in text output. NO_COLOR is respected with `auto`.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
@@ -128,7 +148,7 @@ pub struct ExplainArgs {
     #[arg(short = 'o', long, value_enum, default_value_t = ReportFormat::Text)]
     pub output: ReportFormat,
     /// How many past slots the timeline shows: 0 (no timeline) to 1000.
-    #[arg(long, default_value_t = 8, value_name = "N", value_parser = crate::flag_ranges::timeline(), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 8, value_name = "N", value_parser = ranges::timeline(), allow_negative_numbers = true)]
     pub timeline: usize,
     #[command(flatten)]
     pub input: InputArgs,
@@ -143,7 +163,7 @@ pub struct ExplainArgs {
 pub struct InputArgs {
     /// The largest file (or stdin) read with -f: bytes, or with Ki/Mi/Gi (or K/M/G), from 1Ki
     /// to 64Gi. A larger input is an error instead of an out-of-memory kill.
-    #[arg(long, value_name = "SIZE", default_value = "256Mi", value_parser = crate::input::parse_size)]
+    #[arg(long, value_name = "SIZE", default_value = "256Mi", value_parser = ranges::parse_size)]
     pub max_input_size: u64,
 }
 
@@ -166,7 +186,7 @@ pub struct KubeArgs {
     pub user: Option<String>,
     /// Give up on a request (retries included) after this long: 30s, 1m, a number of
     /// seconds, or 0 for no limit. At most 24h.
-    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = crate::flag_ranges::request_timeout)]
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = ranges::request_timeout)]
     pub request_timeout: String,
 }
 
@@ -195,7 +215,7 @@ pub struct ScanArgs {
     #[arg(short = 'o', long, value_enum, default_value_t = ScanFormat::Table)]
     pub output: ScanFormat,
     /// How many past slots each CronJob's timeline holds (JSON output): 0 to 1000.
-    #[arg(long, default_value_t = 8, value_name = "N", value_parser = crate::flag_ranges::timeline(), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 8, value_name = "N", value_parser = ranges::timeline(), allow_negative_numbers = true)]
     pub timeline: usize,
     #[command(flatten)]
     pub replay: ReplayArgs,
@@ -246,7 +266,7 @@ pub struct NextArgs {
     #[arg(long, value_name = "RFC3339")]
     pub from: Option<String>,
     /// How many fire times to show: 1 to 1000.
-    #[arg(long, default_value_t = 5, value_name = "N", value_parser = crate::flag_ranges::count(), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 5, value_name = "N", value_parser = ranges::count(), allow_negative_numbers = true)]
     pub count: u32,
     /// The controller's local zone, used when the schedule has no zone.
     #[arg(long, value_name = "TZ", default_value = "UTC")]
@@ -268,4 +288,40 @@ pub enum RulesFormat {
 pub struct RulesArgs {
     #[arg(short = 'o', long, value_enum, default_value_t = RulesFormat::Text)]
     pub output: RulesFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MonitorFormat {
+    /// `TIME NAMESPACE/NAME STATUS: HEADLINE`.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct MonitorArgs {
+    /// Namespace to watch (default: the context's, else `default`).
+    #[arg(short = 'n', long, conflicts_with = "all_namespaces")]
+    pub namespace: Option<String>,
+    /// Watch every namespace.
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+    /// Serve /metrics, /healthz, /readyz and /report on this address (e.g. 0.0.0.0:9090)
+    /// instead of printing status lines.
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<std::net::SocketAddr>,
+    /// How long after a slot's due time a missing run counts as missed: 0 to 24h.
+    #[arg(long, value_name = "DURATION", default_value = "2m", value_parser = ranges::grace)]
+    pub grace: std::time::Duration,
+    /// Format of the status lines printed without --listen.
+    #[arg(short = 'o', long, value_enum, default_value_t = MonitorFormat::Text)]
+    pub output: MonitorFormat,
+    /// The controller's local time zone, used for schedules without spec.timeZone.
+    #[arg(long, value_name = "TZ", default_value = "UTC")]
+    pub controller_time_zone: String,
+    /// Replay the controller of this Kubernetes version. Default: the server's.
+    #[arg(long, value_name = "VERSION", value_parser = ranges::kube_version)]
+    pub kube_version: Option<String>,
+    #[command(flatten)]
+    pub kube: KubeArgs,
 }

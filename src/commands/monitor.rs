@@ -1,0 +1,195 @@
+//! `monitor [-n NS | -A] [--listen ADDR] [--grace DURATION]`: start the watchers, the engine
+//! and (with --listen) the HTTP endpoints, and run until SIGINT or SIGTERM (exit 0). An API
+//! server that cannot be reached is waited for, with backoff, never a reason to exit.
+
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use doctor::replay::KubeVersion;
+use tokio::sync::{mpsc, watch};
+
+use super::controller_zone;
+use crate::cli::MonitorArgs;
+use crate::cluster::{self, http::Api, watch as watchers};
+use crate::error::{Error, exit};
+use crate::monitor::engine::{self, Output};
+use crate::monitor::{Settings, Shared, server};
+
+/// How often the server's clock is read again (one `GET /version`): the offset drifts only
+/// as fast as the two clocks do.
+const CLOCK_REFRESH: Duration = Duration::from_secs(60);
+/// Longest wait between attempts to reach the API server at start.
+const START_BACKOFF_CAP: Duration = Duration::from_secs(30);
+
+pub fn run(a: &MonitorArgs) -> Result<i32, Error> {
+    let zone = controller_zone(&a.controller_time_zone)?;
+    let flag_version = a
+        .kube_version
+        .as_deref()
+        .map(|v| {
+            v.parse::<KubeVersion>()
+                .map_err(|e| Error::Usage(format!("--kube-version {v:?}: {e}")))
+        })
+        .transpose()?;
+    let settings = Settings {
+        controller_zone_name: a.controller_time_zone.clone(),
+        controller_zone: zone,
+        version: RwLock::new(flag_version.unwrap_or(KubeVersion::NEWEST)),
+        grace_secs: i64::try_from(a.grace.as_secs()).unwrap_or(i64::MAX),
+    };
+    let rt = cluster::runtime()?;
+    rt.block_on(async {
+        let api = cluster::connect(&a.kube, false).await?;
+        let ns = (!a.all_namespaces).then(|| {
+            a.namespace
+                .clone()
+                .unwrap_or_else(|| api.target.namespace.clone())
+        });
+        if let Some(ns) = &ns {
+            doctor::names::namespace(ns).map_err(|e| Error::Usage(e.to_string()))?;
+        }
+        // Bind before anything else: a port in use is a usage error, said at once.
+        let listener = match a.listen {
+            Some(addr) => Some(
+                tokio::net::TcpListener::bind(addr)
+                    .await
+                    .map_err(|e| Error::Usage(format!("--listen {addr}: {e}")))?,
+            ),
+            None => None,
+        };
+        let shared = Shared::new(settings);
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let mut tasks = tokio::task::JoinSet::new();
+        if let Some(listener) = listener {
+            let app = server::router(shared.clone(), api.clone());
+            let mut stop = stop_rx.clone();
+            tasks.spawn(async move {
+                let graceful = async move {
+                    let _ = stop.wait_for(|s| *s).await;
+                };
+                if let Err(e) = axum::serve(listener, app)
+                    .with_graceful_shutdown(graceful)
+                    .await
+                {
+                    eprintln!("error: the HTTP server stopped: {e}");
+                }
+            });
+        }
+        let output = if a.listen.is_some() {
+            Output::Silent
+        } else {
+            Output::Lines(a.output)
+        };
+        tasks.spawn(start(
+            api,
+            ns,
+            shared,
+            flag_version.is_none(),
+            output,
+            stop_rx,
+        ));
+        shutdown_signal().await;
+        let _ = stop_tx.send(true);
+        // Give the server a moment to finish the requests under way, then go.
+        let _ = tokio::time::timeout(Duration::from_secs(5), async {
+            while tasks.join_next().await.is_some() {}
+        })
+        .await;
+        tasks.abort_all();
+        Ok::<_, Error>(())
+    })?;
+    // The watchers' connections are dropped with the runtime, without waiting for them.
+    rt.shutdown_background();
+    Ok(exit::OK)
+}
+
+/// Read the server's version and clock (retrying until it answers), then run the watchers
+/// and the engine until `stop`.
+async fn start(
+    api: Api,
+    ns: Option<String>,
+    shared: Arc<Shared>,
+    want_version: bool,
+    output: Output,
+    mut stop: watch::Receiver<bool>,
+) {
+    let mut wait = Duration::from_secs(1);
+    loop {
+        match cluster::server_version(&api).await {
+            Ok((v, note)) => {
+                if want_version && let Some(v) = v {
+                    *shared
+                        .settings
+                        .version
+                        .write()
+                        .unwrap_or_else(|e| e.into_inner()) = v;
+                }
+                if want_version && let Some(n) = note {
+                    eprintln!("note: {}", doctor::report::visible::one_line(&n));
+                }
+                break;
+            }
+            Err(e) => {
+                let msg = cluster::failure(&api, "GET /version", &e);
+                eprintln!(
+                    "warning: {} Retrying in {}.",
+                    doctor::report::visible::one_line(&msg),
+                    cluster::http::humantime(wait)
+                );
+                *crate::monitor::lock(&shared.not_ready) = vec![format!(
+                    "the API server cannot be reached: {}",
+                    doctor::report::visible::one_line(&e.to_string())
+                )];
+                tokio::select! {
+                    _ = tokio::time::sleep(wait) => {}
+                    _ = stop.wait_for(|s| *s) => return,
+                }
+                wait = (wait * 2).min(START_BACKOFF_CAP);
+            }
+        }
+    }
+    if let Some(sample) = api.clock() {
+        shared.clock.observe(sample);
+    }
+    let (tx, rx) = mpsc::channel(1024);
+    let _watchers = watchers::spawn_all(api.client(), ns.as_deref(), tx);
+    let refresh = {
+        let (api, shared) = (api.clone(), shared.clone());
+        async move {
+            loop {
+                tokio::time::sleep(CLOCK_REFRESH).await;
+                if cluster::server_version(&api).await.is_ok()
+                    && let Some(sample) = api.clock()
+                {
+                    shared.clock.observe(sample);
+                }
+            }
+        }
+    };
+    tokio::select! {
+        _ = engine::run(shared, rx, output, stop) => {}
+        _ = refresh => {}
+    }
+}
+
+/// SIGINT (Ctrl-C) or, on Unix, SIGTERM (what Kubernetes sends a Pod).
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term => {}
+    }
+}

@@ -1,0 +1,292 @@
+//! The monitor's loop: apply the watchers' updates to the store, re-diagnose the CronJobs
+//! they touch, and wake on the earliest CronJob timer. Nothing runs on a fixed period: an
+//! idle cluster costs one wake-up per CronJob slot.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use doctor::report::Options;
+use tokio::sync::{mpsc, watch};
+
+use super::evaluate::{Summary, evaluate};
+use super::store::Key;
+use super::timers::Timers;
+use super::{Shared, lines, lock};
+use crate::cli::MonitorFormat;
+use crate::cluster::evidence_note;
+use crate::cluster::watch::{Change, Stream, Update};
+
+/// Batches at least this big are diagnosed on every core.
+const PARALLEL_FROM: usize = 64;
+
+/// Where status lines go (no `--listen`), and in which format.
+#[derive(Clone, Copy)]
+pub enum Output {
+    Silent,
+    Lines(MonitorFormat),
+}
+
+/// Per-stream state: synced once, failing now, or read without permission.
+#[derive(Default)]
+struct Watches {
+    synced: HashSet<Stream>,
+    /// Streams between a relist's start and its end: the store holds old and new objects
+    /// side by side, so change-driven diagnoses wait for the end (one batch, not one per page).
+    relisting: HashSet<Stream>,
+    failing: HashMap<Stream, String>,
+    /// Streams answered with 403: their evidence is left out, with a note.
+    forbidden: HashMap<Stream, String>,
+}
+
+impl Watches {
+    fn all_synced(&self) -> bool {
+        Stream::ALL.iter().all(|s| self.synced.contains(s))
+    }
+
+    /// Why `/readyz` says no (empty: ready).
+    fn not_ready(&self) -> Vec<String> {
+        let mut why: Vec<String> = Stream::ALL
+            .iter()
+            .filter(|s| !self.synced.contains(s))
+            .map(|s| format!("{} not listed yet", s.resource()))
+            .collect();
+        let mut failing: Vec<_> = self.failing.iter().collect();
+        failing.sort();
+        why.extend(
+            failing
+                .into_iter()
+                .map(|(s, m)| format!("watch of {} failing: {m}", s.describe())),
+        );
+        why.dedup();
+        why
+    }
+}
+
+pub async fn run(
+    shared: Arc<Shared>,
+    mut rx: mpsc::Receiver<Update>,
+    output: Output,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let mut w = Watches::default();
+    let mut timers = Timers::default();
+    let mut touched: BTreeSet<Key> = BTreeSet::new();
+    let mut everything = false;
+    let mut started = false;
+    loop {
+        let wake = timers.next().map(|t| {
+            let ms = t.as_millisecond() - shared.clock.now().as_millisecond();
+            // Half a second late at most (the clock is whole seconds): never early.
+            tokio::time::Instant::now() + Duration::from_millis(ms.max(0) as u64 + 500)
+        });
+        tokio::select! {
+            biased;
+            _ = shutdown.changed() => return,
+            u = rx.recv() => {
+                let Some(u) = u else { return };
+                everything |= handle(&shared, &mut w, &mut touched, u);
+                // Take everything already waiting: one batch of diagnoses per burst.
+                while let Ok(u) = rx.try_recv() {
+                    everything |= handle(&shared, &mut w, &mut touched, u);
+                }
+            }
+            _ = sleep_until(wake) => {}
+        }
+        {
+            let mut notes: Vec<(Stream, String)> =
+                w.forbidden.iter().map(|(s, n)| (*s, n.clone())).collect();
+            notes.sort();
+            notes.dedup_by(|a, b| a.1 == b.1);
+            *lock(&shared.notes) = notes.into_iter().map(|(_, n)| n).collect();
+        }
+        if w.all_synced() {
+            if !started || everything {
+                everything = false;
+                touched.extend(lock(&shared.store).cron_job_keys().cloned());
+            }
+            let now = shared.clock.now();
+            let mut batch: BTreeSet<Key> = timers.pop_due(now).into_iter().collect();
+            if w.relisting.is_empty() {
+                batch.append(&mut touched);
+                started = true;
+            }
+            if !batch.is_empty() {
+                tokio::task::block_in_place(|| diagnose(&shared, &mut timers, batch, output));
+            }
+        }
+        // Ready once every CronJob has been diagnosed at least once: a scrape never sees
+        // half of the first evaluation.
+        let mut why = w.not_ready();
+        if why.is_empty() && !started {
+            why.push("the first diagnosis is not done yet".into());
+        }
+        let ready = why.is_empty();
+        shared.ready.store(ready, Ordering::Relaxed);
+        shared.metrics.ready.set(i64::from(ready));
+        *lock(&shared.not_ready) = why;
+    }
+}
+
+async fn sleep_until(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Apply one update; true when every CronJob must be diagnosed again (evidence changed).
+fn handle(shared: &Shared, w: &mut Watches, touched: &mut BTreeSet<Key>, u: Update) -> bool {
+    let mut store = lock(&shared.store);
+    let s = u.stream;
+    if !matches!(u.change, Change::Failed { .. }) {
+        w.failing.remove(&s);
+    }
+    match u.change {
+        Change::Relist => {
+            store.relist(s);
+            w.relisting.insert(s);
+        }
+        Change::Listed(o) | Change::Applied(o) => touched.extend(store.upsert(s, o)),
+        Change::Deleted(o) => touched.extend(store.remove(s, &o)),
+        Change::Synced => {
+            touched.extend(store.relisted(s));
+            w.synced.insert(s);
+            w.relisting.remove(&s);
+            if w.forbidden.remove(&s).is_some() {
+                set_evidence(&mut store, w);
+                return true;
+            }
+        }
+        Change::Failed { code, message } => {
+            shared
+                .metrics
+                .watch_restarts
+                .get_or_create(&[("resource", s.resource())])
+                .inc();
+            // No permission on evidence (Jobs, Pods, Events): diagnose without it, with the
+            // note `scan` gives, and keep retrying in case the grant comes.
+            if code == Some(403) && s != Stream::CronJobs {
+                let first = !w.forbidden.contains_key(&s);
+                w.forbidden
+                    .insert(s, evidence_note(s.resource(), "watch forbidden"));
+                w.synced.insert(s);
+                // Its relist cannot end: nothing waits for it.
+                w.relisting.remove(&s);
+                if first {
+                    eprintln!(
+                        "warning: {}",
+                        doctor::report::visible::one_line(&w.forbidden[&s])
+                    );
+                    set_evidence(&mut store, w);
+                    return true;
+                }
+                return false;
+            }
+            if w.failing.insert(s, message.clone()).is_none() {
+                eprintln!(
+                    "warning: watch of {} failed, retrying with backoff: {}",
+                    s.describe(),
+                    doctor::report::visible::one_line(&message)
+                );
+            }
+        }
+    }
+    false
+}
+
+fn set_evidence(store: &mut super::store::Store, w: &Watches) {
+    store.evidence.jobs = !w.forbidden.contains_key(&Stream::Jobs);
+    store.evidence.pods = !w.forbidden.contains_key(&Stream::Pods)
+        && !w.forbidden.contains_key(&Stream::PodsNewLabel);
+    store.evidence.events = !w.forbidden.contains_key(&Stream::Events);
+}
+
+/// Diagnose `keys` at the server's "now", update summaries, timers and metrics, print lines.
+fn diagnose(shared: &Shared, timers: &mut Timers, keys: BTreeSet<Key>, output: Output) {
+    let now = shared.clock.now();
+    let st = &shared.settings;
+    let opts = Options {
+        now,
+        controller_zone_name: &st.controller_zone_name,
+        controller_zone: &st.controller_zone,
+        version: shared.version(),
+        // The timeline is not part of any finding or series: not built here.
+        timeline: 0,
+    };
+    let store = lock(&shared.store);
+    let store = &*store;
+    let keys: Vec<Key> = keys.into_iter().collect();
+    // One CronJob: None when it is gone; its summary (None: no report) and the time taken.
+    let one = |k: &Key| -> Option<(Option<Summary>, Duration)> {
+        let snap = store.subset(k)?;
+        let t0 = Instant::now();
+        let s = evaluate(&snap, &opts, st.grace_secs);
+        Some((s, t0.elapsed()))
+    };
+    // A big batch (the first sync, a change of evidence) on every core, as `scan` does.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let results: Vec<Option<(Option<Summary>, Duration)>> =
+        if keys.len() >= PARALLEL_FROM && threads > 1 {
+            let per = keys.len().div_ceil(threads);
+            std::thread::scope(|sc| {
+                let parts: Vec<_> = keys
+                    .chunks(per)
+                    .map(|c| sc.spawn(move || c.iter().map(one).collect::<Vec<_>>()))
+                    .collect();
+                parts
+                    .into_iter()
+                    .flat_map(|h| h.join().unwrap_or_default())
+                    .collect()
+            })
+        } else {
+            keys.iter().map(one).collect()
+        };
+    let mut out = String::new();
+    let m = &shared.metrics;
+    for (k, result) in keys.into_iter().zip(results) {
+        let Some((summary, took)) = result else {
+            timers.set(&k, None);
+            let old = shared
+                .summaries
+                .write()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&k);
+            if old.is_some() {
+                line(&mut out, output, now, &k, None);
+            }
+            continue;
+        };
+        m.evaluations.inc();
+        m.evaluation_seconds.observe(took.as_secs_f64());
+        let Some(summary) = summary else { continue };
+        timers.set(&k, summary.recheck_at);
+        let mut all = shared.summaries.write().unwrap_or_else(|e| e.into_inner());
+        if lines::changed(all.get(&k), &summary) {
+            line(&mut out, output, now, &k, Some(&summary));
+        }
+        all.insert(k, summary);
+    }
+    m.last_evaluation
+        .set(jiff::Timestamp::now().as_millisecond() as f64 / 1000.0);
+    if !out.is_empty() {
+        // A reader that went away (`| head`) is not the monitor's problem: it goes on serving.
+        use std::io::Write;
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout
+            .write_all(out.as_bytes())
+            .and_then(|_| stdout.flush());
+    }
+}
+
+fn line(out: &mut String, output: Output, now: jiff::Timestamp, k: &Key, s: Option<&Summary>) {
+    match output {
+        Output::Silent => {}
+        Output::Lines(MonitorFormat::Text) => out.push_str(&lines::text(now, k, s)),
+        Output::Lines(MonitorFormat::Json) => out.push_str(&lines::json(now, k, s)),
+    }
+    if !matches!(output, Output::Silent) {
+        out.push('\n');
+    }
+}

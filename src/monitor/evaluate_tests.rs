@@ -1,0 +1,126 @@
+//! The numbers behind the per-CronJob series, from hand-built snapshots at a fixed "now".
+
+use doctor::model::{Condition, CronJob, Evidence, Job, ObjectMeta, Snapshot};
+use doctor::replay::KubeVersion;
+use doctor::report::{Health, Options};
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+
+use super::*;
+
+const NOW: &str = "2026-11-20T12:00:00Z";
+
+fn ts(s: &str) -> Timestamp {
+    s.parse().unwrap()
+}
+
+/// Every 5 minutes; last scheduled 11:40, so 11:45, 11:50 and 11:55 are more than the
+/// 2-minute grace overdue at 12:00 (12:00 itself is not yet).
+fn every_five() -> CronJob {
+    let mut cj = CronJob {
+        api_version: "batch/v1".into(),
+        meta: ObjectMeta {
+            name: "backup".into(),
+            namespace: "ops".into(),
+            creation_timestamp: Some(ts("2026-11-01T00:00:00Z")),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    cj.spec.schedule = Some("*/5 * * * *".into());
+    cj.spec.job_template.has_pod_template = true;
+    cj.status.last_schedule_time = Some(ts("2026-11-20T11:40:00Z"));
+    cj
+}
+
+fn snapshot(cj: CronJob, jobs: Vec<Job>) -> Snapshot {
+    Snapshot {
+        cron_jobs: vec![cj],
+        jobs,
+        evidence: Evidence {
+            jobs: true,
+            pods: true,
+            events: true,
+        },
+        ..Default::default()
+    }
+}
+
+fn run(s: &Snapshot, grace: i64) -> Summary {
+    let zone = TimeZone::UTC;
+    let opts = Options {
+        now: ts(NOW),
+        controller_zone_name: "UTC",
+        controller_zone: &zone,
+        version: KubeVersion::NEWEST,
+        timeline: 0,
+    };
+    evaluate(s, &opts, grace).unwrap()
+}
+
+fn succeeded(name: &str, done: &str) -> Job {
+    let mut j = Job::default();
+    j.meta.name = name.into();
+    j.meta.namespace = "ops".into();
+    j.status.completion_time = Some(ts(done));
+    j.status.conditions.push(Condition {
+        type_: "Complete".into(),
+        status: "True".into(),
+        reason: String::new(),
+        message: String::new(),
+        last_transition_time: None,
+    });
+    j
+}
+
+#[test]
+fn missed_runs_are_the_overdue_slots_without_a_job() {
+    let s = run(&snapshot(every_five(), Vec::new()), 120);
+    assert_eq!(s.missed_runs, 3);
+    assert_eq!(s.health, Health::Error, "{:?}", s.findings);
+    assert!(s.findings.iter().any(|(slug, _)| *slug == "not-running"));
+    // The 11:45 slot's Job exists (unix minutes in its name): that slot ran.
+    let minutes = ts("2026-11-20T11:45:00Z").as_second() / 60;
+    let ran = succeeded(&format!("backup-{minutes}"), "2026-11-20T11:46:00Z");
+    let s = run(&snapshot(every_five(), vec![ran]), 120);
+    assert_eq!(s.missed_runs, 2);
+    // A longer grace: 11:55 is not overdue yet.
+    let s = run(&snapshot(every_five(), Vec::new()), 400);
+    assert_eq!(s.missed_runs, 2);
+}
+
+#[test]
+fn a_suspended_cron_job_misses_nothing() {
+    let mut cj = every_five();
+    cj.spec.suspend = true;
+    assert_eq!(run(&snapshot(cj, Vec::new()), 120).missed_runs, 0);
+}
+
+#[test]
+fn the_timer_is_the_next_slot_after_the_grace_window_plus_grace() {
+    let s = run(&snapshot(every_five(), Vec::new()), 120);
+    // now − grace = 11:58; the next slot 12:00 is checked at 12:02.
+    assert_eq!(s.recheck_at, Some(ts("2026-11-20T12:02:00Z")));
+    assert_eq!(s.next_run, Some(ts("2026-11-20T12:05:00Z")));
+    assert_eq!(s.last_schedule, Some(ts("2026-11-20T11:40:00Z")));
+}
+
+#[test]
+fn last_success_comes_from_the_jobs_too() {
+    let mut cj = every_five();
+    cj.status.last_successful_time = Some(ts("2026-11-20T10:00:00Z"));
+    let j = succeeded("backup-manual", "2026-11-20T11:30:00Z");
+    let s = run(&snapshot(cj.clone(), vec![j]), 120);
+    assert_eq!(s.last_success, Some(ts("2026-11-20T11:30:00Z")));
+    let s = run(&snapshot(cj, Vec::new()), 120);
+    assert_eq!(s.last_success, Some(ts("2026-11-20T10:00:00Z")));
+}
+
+#[test]
+fn an_invalid_schedule_is_an_error_summary_without_timer() {
+    let mut cj = every_five();
+    cj.spec.schedule = Some("61 * * * *".into());
+    let s = run(&snapshot(cj, Vec::new()), 120);
+    assert_eq!(s.health, Health::Error);
+    assert_eq!((s.recheck_at, s.missed_runs), (None, 0));
+}

@@ -1,0 +1,102 @@
+//! Without `--listen`: one line per change of a CronJob's status on stdout, as text or as
+//! JSON lines (for piping into chat or paging tools). Pure formatting.
+
+use doctor::report::visible::one_line;
+use jiff::Timestamp;
+use serde_json::json;
+
+use super::evaluate::{Summary, health_str};
+use super::store::Key;
+
+/// `2026-11-20T12:00:00Z ns/name error: headline` (None: the CronJob was deleted).
+pub fn text(now: Timestamp, k: &Key, s: Option<&Summary>) -> String {
+    let who = format!("{}/{}", k.0, k.1);
+    let who = one_line(&who);
+    match s {
+        Some(s) => format!(
+            "{now} {who} {}: {}",
+            health_str(s.health),
+            one_line(&s.headline)
+        ),
+        None => format!("{now} {who} deleted"),
+    }
+}
+
+/// The same as one JSON object; `status` is `deleted` for a CronJob that is gone.
+pub fn json(now: Timestamp, k: &Key, s: Option<&Summary>) -> String {
+    let v = match s {
+        Some(s) => json!({
+            "time": now,
+            "namespace": k.0,
+            "cronJob": k.1,
+            "status": health_str(s.health),
+            "headline": s.headline,
+            "findings": s.findings.iter().map(|(slug, _)| *slug).collect::<Vec<_>>(),
+        }),
+        None => json!({
+            "time": now,
+            "namespace": k.0,
+            "cronJob": k.1,
+            "status": "deleted",
+        }),
+    };
+    v.to_string()
+}
+
+/// Whether a new summary is worth a line: the first one, or a different status or set of
+/// findings. The headline alone is not: it counts time ("next run in 3h") and would print a
+/// line on every evaluation.
+pub fn changed(old: Option<&Summary>, new: &Summary) -> bool {
+    old.is_none_or(|o| o.health != new.health || o.findings != new.findings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use doctor::report::Health;
+
+    fn summary(health: Health, headline: &str) -> Summary {
+        Summary {
+            health,
+            headline: headline.into(),
+            findings: vec![("not-running", "error")],
+            next_run: None,
+            last_schedule: None,
+            last_success: None,
+            missed_runs: 0,
+            recheck_at: None,
+        }
+    }
+
+    #[test]
+    fn lines_name_the_cron_job_status_and_headline() {
+        let now: Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
+        let k = ("ops".to_string(), "backup".to_string());
+        let s = summary(Health::Error, "backup has not run\x1b[31m");
+        assert_eq!(
+            text(now, &k, Some(&s)),
+            "2026-11-20T12:00:00Z ops/backup error: backup has not run\\e[31m"
+        );
+        assert_eq!(
+            text(now, &k, None),
+            "2026-11-20T12:00:00Z ops/backup deleted"
+        );
+        let v: serde_json::Value = serde_json::from_str(&json(now, &k, Some(&s))).unwrap();
+        assert_eq!(v["status"], "error");
+        assert_eq!(v["cronJob"], "backup");
+        assert_eq!(v["findings"][0], "not-running");
+        let v: serde_json::Value = serde_json::from_str(&json(now, &k, None)).unwrap();
+        assert_eq!(v["status"], "deleted");
+    }
+
+    #[test]
+    fn only_status_or_findings_changes_make_a_line() {
+        let a = summary(Health::Error, "next run in 3h");
+        let b = summary(Health::Error, "next run in 2h");
+        assert!(changed(None, &a));
+        assert!(!changed(Some(&a), &b));
+        let mut c = summary(Health::Ok, "fine");
+        c.findings.clear();
+        assert!(changed(Some(&a), &c));
+    }
+}

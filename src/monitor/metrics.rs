@@ -1,0 +1,212 @@
+//! `/metrics`: the series of docs/metrics.md in the Prometheus text format, written by
+//! prometheus-client. The per-CronJob series are rendered at scrape time from the current
+//! summaries (a collector), so a deleted CronJob's series are gone with its summary and no
+//! stale value can linger; the monitor's own health is ordinary counters and gauges.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, RwLock};
+
+use prometheus_client::collector::Collector;
+use prometheus_client::encoding::DescriptorEncoder;
+use prometheus_client::metrics::MetricType;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+
+use super::evaluate::{Summary, health_str};
+use super::store::Key;
+
+pub type Summaries = Arc<RwLock<BTreeMap<Key, Summary>>>;
+
+/// The `Content-Type` of what [`Metrics::render`] writes.
+pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+pub struct Metrics {
+    registry: Registry,
+    pub evaluations: Counter,
+    pub evaluation_seconds: Histogram,
+    pub last_evaluation: Gauge<f64, AtomicU64>,
+    pub ready: Gauge,
+    pub watch_restarts: Family<[(&'static str, &'static str); 1], Counter>,
+}
+
+impl Metrics {
+    pub fn new(summaries: Summaries, version: &str, tzdb: &str) -> Self {
+        let mut registry = Registry::default();
+        let evaluations = Counter::default();
+        // 100 µs to ~13 s: one CronJob's diagnosis is usually well under a millisecond.
+        let evaluation_seconds = Histogram::new(exponential_buckets(0.0001, 4.0, 9));
+        let last_evaluation = Gauge::<f64, AtomicU64>::default();
+        let ready = Gauge::default();
+        let watch_restarts = Family::default();
+        registry.register(
+            "cronjob_doctor_ready",
+            "1 once the initial lists are synced and every watch is healthy, else 0",
+            ready.clone(),
+        );
+        registry.register(
+            "cronjob_doctor_watch_restarts",
+            "Watch restarts (relists after 410 Gone, reconnects) per resource",
+            watch_restarts.clone(),
+        );
+        registry.register(
+            "cronjob_doctor_evaluations",
+            "CronJob diagnoses run",
+            evaluations.clone(),
+        );
+        registry.register(
+            "cronjob_doctor_evaluation_duration_seconds",
+            "Time of one CronJob's diagnosis",
+            evaluation_seconds.clone(),
+        );
+        registry.register(
+            "cronjob_doctor_last_evaluation_timestamp_seconds",
+            "When the last diagnosis ran",
+            last_evaluation.clone(),
+        );
+        registry.register_collector(Box::new(CronJobSeries {
+            summaries,
+            version: version.to_string(),
+            tzdb: tzdb.to_string(),
+        }));
+        Metrics {
+            registry,
+            evaluations,
+            evaluation_seconds,
+            last_evaluation,
+            ready,
+            watch_restarts,
+        }
+    }
+
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        // Writing into a String cannot fail.
+        let _ = prometheus_client::encoding::prometheus_text::encode(&mut out, &self.registry);
+        out
+    }
+}
+
+/// The per-CronJob series and build info, from the summaries at scrape time.
+struct CronJobSeries {
+    summaries: Summaries,
+    version: String,
+    tzdb: String,
+}
+
+impl std::fmt::Debug for CronJobSeries {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CronJobSeries")
+    }
+}
+
+type Pair<'a> = (&'static str, &'a str);
+
+/// Which timestamp of a summary a series shows.
+type TimeOf = fn(&Summary) -> Option<jiff::Timestamp>;
+
+/// One gauge family: `rows` are (labels, value).
+fn gauge_family<'a, const N: usize>(
+    enc: &mut DescriptorEncoder,
+    name: &str,
+    help: &str,
+    rows: impl Iterator<Item = ([Pair<'a>; N], i64)>,
+) -> Result<(), std::fmt::Error> {
+    let mut rows = rows.peekable();
+    if rows.peek().is_none() {
+        return Ok(());
+    }
+    let mut m = enc.encode_descriptor(name, help, None, MetricType::Gauge)?;
+    for (labels, v) in rows {
+        m.encode_family(&labels)?.encode_gauge(&v)?;
+    }
+    Ok(())
+}
+
+/// The `namespace` and `cronjob` labels of a CronJob.
+fn ids(k: &Key) -> [Pair<'_>; 2] {
+    [("namespace", k.0.as_str()), ("cronjob", k.1.as_str())]
+}
+
+impl Collector for CronJobSeries {
+    fn encode(&self, mut enc: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        let all = self.summaries.read().unwrap_or_else(|e| e.into_inner());
+        let id = ids;
+        gauge_family(
+            &mut enc,
+            "cronjob_doctor_cronjob_status",
+            "1 for the CronJob's current health (ok, warning or error).",
+            all.iter().map(|(k, s)| {
+                let [n, c] = id(k);
+                ([n, c, ("status", health_str(s.health))], 1)
+            }),
+        )?;
+        gauge_family(
+            &mut enc,
+            "cronjob_doctor_finding",
+            "1 for every current finding (rule = slug of docs/rules.md).",
+            all.iter().flat_map(|(k, s)| {
+                let mut seen: Vec<(&str, &str)> = s.findings.clone();
+                // A rule may report twice (two fields); the series exists once.
+                seen.sort_unstable();
+                seen.dedup();
+                seen.into_iter().map(move |(rule, sev)| {
+                    let [n, c] = id(k);
+                    ([n, c, ("rule", rule), ("severity", sev)], 1)
+                })
+            }),
+        )?;
+        gauge_family(
+            &mut enc,
+            "cronjob_doctor_missed_runs",
+            "Slots due after status.lastScheduleTime, more than --grace ago, with no Job for them.",
+            all.iter()
+                .map(|(k, s)| (id(k), i64::try_from(s.missed_runs).unwrap_or(i64::MAX))),
+        )?;
+        let times: [(&str, &str, TimeOf); 3] = [
+            (
+                "cronjob_doctor_next_run_timestamp_seconds",
+                "The next slot, as the controller computes it.",
+                |s| s.next_run,
+            ),
+            (
+                "cronjob_doctor_last_schedule_timestamp_seconds",
+                "status.lastScheduleTime.",
+                |s| s.last_schedule,
+            ),
+            (
+                "cronjob_doctor_last_success_timestamp_seconds",
+                "Completion time of the newest successful Job.",
+                |s| s.last_success,
+            ),
+        ];
+        for (name, help, get) in times {
+            gauge_family(
+                &mut enc,
+                name,
+                help,
+                all.iter()
+                    .filter_map(|(k, s)| get(s).map(|t| (id(k), t.as_second()))),
+            )?;
+        }
+        gauge_family(
+            &mut enc,
+            "cronjob_doctor_build_info",
+            "1; the version and the bundled tz database.",
+            std::iter::once((
+                [
+                    ("version", self.version.as_str()),
+                    ("tzdb", self.tzdb.as_str()),
+                ],
+                1,
+            )),
+        )
+    }
+}
+
+#[cfg(test)]
+#[path = "metrics_tests.rs"]
+mod tests;

@@ -1,0 +1,101 @@
+//! The HTTP endpoints on `--listen`: `/metrics`, `/healthz`, `/readyz` and `/report` (the
+//! `scan -o json` document of the current state, built by the same per-CronJob diagnosis).
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use doctor::report::{self, Options};
+use jiff::Timestamp;
+
+use super::{Shared, lock, metrics};
+use crate::cluster::diagnose;
+use crate::cluster::http::Api;
+
+#[derive(Clone)]
+struct AppState {
+    shared: Arc<Shared>,
+    api: Api,
+}
+
+pub fn router(shared: Arc<Shared>, api: Api) -> Router {
+    Router::new()
+        .route("/metrics", get(metrics_handler))
+        .route("/healthz", get(|| async { "ok\n" }))
+        .route("/readyz", get(readyz))
+        .route("/report", get(report_handler))
+        .with_state(AppState { shared, api })
+}
+
+async fn metrics_handler(State(s): State<AppState>) -> Response {
+    let body = s.shared.metrics.render();
+    ([(header::CONTENT_TYPE, metrics::CONTENT_TYPE)], body).into_response()
+}
+
+async fn readyz(State(s): State<AppState>) -> Response {
+    if s.shared.ready.load(Ordering::Relaxed) {
+        return (StatusCode::OK, "ready\n").into_response();
+    }
+    let why = lock(&s.shared.not_ready).join("; ");
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!("not ready: {}\n", doctor::report::visible::one_line(&why)),
+    )
+        .into_response()
+}
+
+async fn report_handler(State(s): State<AppState>) -> Response {
+    // "Now" fresh from the server's Date header, as `scan` reads it; the last known offset
+    // when the server does not answer.
+    if crate::cluster::server_version(&s.api).await.is_ok()
+        && let Some(sample) = s.api.clock()
+    {
+        s.shared.clock.observe(sample);
+    }
+    let now = s.shared.clock.now();
+    let shared = s.shared.clone();
+    match tokio::task::spawn_blocking(move || document(&shared, now)).await {
+        Ok(body) => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
+        Err(_) => (StatusCode::INTERNAL_SERVER_ERROR, "report failed\n").into_response(),
+    }
+}
+
+/// The `scan -o json` document of the store at `now`: CronJobs in LIST order (`ns/name`
+/// bytes), each diagnosed from its own snapshot, with `scan`'s notes.
+pub fn document(shared: &Shared, now: Timestamp) -> String {
+    let st = &shared.settings;
+    let opts = Options {
+        now,
+        controller_zone_name: &st.controller_zone_name,
+        controller_zone: &st.controller_zone,
+        version: shared.version(),
+        timeline: 8,
+    };
+    let mut notes = lock(&shared.notes).clone();
+    let store = lock(&shared.store);
+    let mut keys: Vec<_> = store.cron_job_keys().collect();
+    keys.sort_by(|a, b| {
+        let ns = |k: &super::store::Key| k.0.bytes().chain([b'/']).collect::<Vec<u8>>();
+        ns(a).cmp(&ns(b)).then_with(|| a.1.cmp(&b.1))
+    });
+    let cron_jobs = keys
+        .into_iter()
+        .filter_map(|k| store.subset(k))
+        .flat_map(|snap| report::build(&snap, Vec::new(), &opts).cron_jobs)
+        .collect();
+    if store.evidence.events && store.event_count() == 0 && store.cron_job_count() > 0 {
+        notes.push(
+            "No Events about CronJobs, Jobs or Pods: the API server keeps Events for about an hour by default; \
+             the diagnosis stands on status, Job names and timestamps"
+                .into(),
+        );
+    }
+    drop(store);
+    let mut r = diagnose::frame(notes, &opts);
+    r.cron_jobs = cron_jobs;
+    doctor::render::json::render(&r)
+}

@@ -1,0 +1,371 @@
+//! What the watchers have seen, in memory: every CronJob, Job, Pod (of a Job) and Event (about
+//! a CronJob, Job or Pod), keyed by (namespace, name), with the indexes that answer the two
+//! questions the monitor asks on every change: which CronJobs does this object touch, and
+//! what is the small snapshot of one CronJob (`cluster::diagnose`'s per-CronJob subset: the
+//! same look-ups, the same order as `scan`'s LIST order, hence the same report).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+use doctor::model::{CronJob, Event, Evidence, Job, Pod, Snapshot};
+use doctor::report::index::namespace_of;
+
+use crate::cluster::watch::{Object, Stream};
+
+/// (namespace, name); the namespace as the core reads it (`default` when empty).
+pub type Key = (String, String);
+
+fn key(ns: &str, name: &str) -> Key {
+    (namespace_of(ns).to_string(), name.to_string())
+}
+
+/// `<prefix>-<digits>` → prefix: the names the controller gives its Jobs.
+fn digits_suffix(name: &str) -> Option<&str> {
+    let (prefix, d) = name.rsplit_once('-')?;
+    (!d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())).then_some(prefix)
+}
+
+/// The namespace an Event is filed under: its object's (as the core's index and `scan` do).
+fn event_ns(e: &Event) -> &str {
+    if e.involved_object.namespace.is_empty() {
+        namespace_of(&e.meta.namespace)
+    } else {
+        &e.involved_object.namespace
+    }
+}
+
+/// Which of the two Pod streams a Pod came from (they are relisted independently).
+fn pod_slot(stream: Stream) -> usize {
+    usize::from(stream == Stream::PodsNewLabel)
+}
+
+#[derive(Default)]
+pub struct Store {
+    cron_jobs: BTreeMap<Key, CronJob>,
+    jobs: BTreeMap<Key, Job>,
+    pods: [BTreeMap<Key, Pod>; 2],
+    events: BTreeMap<Key, Event>,
+    /// (namespace, any ownerReference name) → Job names.
+    jobs_by_owner: HashMap<Key, BTreeSet<String>>,
+    /// (namespace, name prefix before `-<digits>`) → Job names.
+    jobs_by_prefix: HashMap<Key, BTreeSet<String>>,
+    /// (namespace, Job name in a CronJob's status.active) → CronJob names.
+    active_refs: HashMap<Key, BTreeSet<String>>,
+    /// (namespace, Job name) → (Pod stream, Pod name).
+    pods_by_job: HashMap<Key, BTreeSet<(usize, String)>>,
+    /// (namespace, involved object name) → Event keys.
+    events_by_object: HashMap<Key, BTreeSet<Key>>,
+    /// Keys seen since a relist of each stream began (None: no relist under way).
+    relisting: HashMap<Stream, HashSet<Key>>,
+    /// Which evidence can be read (a 403 on Pods or Events turns its flag off).
+    pub evidence: Evidence,
+}
+
+impl Store {
+    pub fn new() -> Self {
+        Store {
+            evidence: Evidence {
+                jobs: true,
+                pods: true,
+                events: true,
+            },
+            ..Default::default()
+        }
+    }
+
+    pub fn cron_job_keys(&self) -> impl Iterator<Item = &Key> {
+        self.cron_jobs.keys()
+    }
+
+    pub fn cron_job_count(&self) -> usize {
+        self.cron_jobs.len()
+    }
+
+    pub fn event_count(&self) -> usize {
+        self.events.len()
+    }
+
+    /// Object counts per kind: CronJobs, Jobs, Pods, Events.
+    #[cfg(test)]
+    pub fn counts(&self) -> [usize; 4] {
+        [
+            self.cron_jobs.len(),
+            self.jobs.len(),
+            self.pods[0].len() + self.pods[1].len(),
+            self.events.len(),
+        ]
+    }
+
+    /// A relist of `stream` begins: objects it does not list again before [`Store::relisted`]
+    /// are gone.
+    pub fn relist(&mut self, stream: Stream) {
+        self.relisting.insert(stream, HashSet::new());
+    }
+
+    /// The relist of `stream` is complete: drop what it did not list. Returns the CronJobs
+    /// touched by the removals.
+    pub fn relisted(&mut self, stream: Stream) -> BTreeSet<Key> {
+        let Some(seen) = self.relisting.remove(&stream) else {
+            return BTreeSet::new();
+        };
+        let gone: Vec<Key> = match stream {
+            Stream::CronJobs => self.cron_jobs.keys().cloned().collect(),
+            Stream::Jobs => self.jobs.keys().cloned().collect(),
+            Stream::Pods | Stream::PodsNewLabel => {
+                self.pods[pod_slot(stream)].keys().cloned().collect()
+            }
+            Stream::Events => self.events.keys().cloned().collect(),
+        };
+        let mut touched = BTreeSet::new();
+        for k in gone.into_iter().filter(|k| !seen.contains(k)) {
+            touched.extend(self.remove_key(stream, &k));
+        }
+        touched
+    }
+
+    /// Add or replace an object; the CronJobs whose diagnosis may change.
+    pub fn upsert(&mut self, stream: Stream, obj: Object) -> BTreeSet<Key> {
+        let k = match &obj {
+            Object::CronJob(o) => key(&o.meta.namespace, &o.meta.name),
+            Object::Job(o) => key(&o.meta.namespace, &o.meta.name),
+            Object::Pod(o) => key(&o.meta.namespace, &o.meta.name),
+            Object::Event(o) => key(&o.meta.namespace, &o.meta.name),
+        };
+        if let Some(seen) = self.relisting.get_mut(&stream) {
+            seen.insert(k.clone());
+        }
+        let mut touched = self.remove_key(stream, &k);
+        match obj {
+            Object::CronJob(cj) => {
+                for a in &cj.status.active {
+                    if namespace_of(&a.namespace) == k.0 {
+                        self.active_refs
+                            .entry(key(&k.0, &a.name))
+                            .or_default()
+                            .insert(k.1.clone());
+                    }
+                }
+                self.cron_jobs.insert(k.clone(), cj);
+                touched.insert(k);
+            }
+            Object::Job(j) => {
+                for o in &j.meta.owner_references {
+                    self.jobs_by_owner
+                        .entry(key(&k.0, &o.name))
+                        .or_default()
+                        .insert(k.1.clone());
+                }
+                if let Some(p) = digits_suffix(&k.1) {
+                    self.jobs_by_prefix
+                        .entry(key(&k.0, p))
+                        .or_default()
+                        .insert(k.1.clone());
+                }
+                self.jobs.insert(k.clone(), j);
+                touched.extend(self.cron_jobs_of_job(&k));
+            }
+            Object::Pod(p) => {
+                // Only Pods of Jobs are evidence (as in `scan`).
+                let Some(job) = p.job_name().map(str::to_string) else {
+                    return touched;
+                };
+                let slot = pod_slot(stream);
+                self.pods_by_job
+                    .entry(key(&k.0, &job))
+                    .or_default()
+                    .insert((slot, k.1.clone()));
+                self.pods[slot].insert(k.clone(), p);
+                touched.extend(self.cron_jobs_of_job(&key(&k.0, &job)));
+            }
+            Object::Event(e) => {
+                if !matches!(e.involved_object.kind.as_str(), "CronJob" | "Job" | "Pod") {
+                    return touched;
+                }
+                let about = key(event_ns(&e), &e.involved_object.name);
+                touched.extend(self.cron_jobs_about(&about));
+                self.events_by_object
+                    .entry(about)
+                    .or_default()
+                    .insert(k.clone());
+                self.events.insert(k, e);
+            }
+        }
+        touched
+    }
+
+    /// Remove an object (a watch DELETE); the CronJobs whose diagnosis may change.
+    pub fn remove(&mut self, stream: Stream, obj: &Object) -> BTreeSet<Key> {
+        let k = match obj {
+            Object::CronJob(o) => key(&o.meta.namespace, &o.meta.name),
+            Object::Job(o) => key(&o.meta.namespace, &o.meta.name),
+            Object::Pod(o) => key(&o.meta.namespace, &o.meta.name),
+            Object::Event(o) => key(&o.meta.namespace, &o.meta.name),
+        };
+        self.remove_key(stream, &k)
+    }
+
+    fn remove_key(&mut self, stream: Stream, k: &Key) -> BTreeSet<Key> {
+        let mut touched = BTreeSet::new();
+        match stream {
+            Stream::CronJobs => {
+                if let Some(cj) = self.cron_jobs.remove(k) {
+                    for a in &cj.status.active {
+                        let r = key(&k.0, &a.name);
+                        if let Some(set) = self.active_refs.get_mut(&r) {
+                            set.remove(&k.1);
+                            if set.is_empty() {
+                                self.active_refs.remove(&r);
+                            }
+                        }
+                    }
+                    touched.insert(k.clone());
+                }
+            }
+            Stream::Jobs => {
+                // The Job's CronJobs are found while it is still indexed.
+                touched.extend(self.cron_jobs_of_job(k));
+                if let Some(j) = self.jobs.remove(k) {
+                    for o in &j.meta.owner_references {
+                        unindex(&mut self.jobs_by_owner, &key(&k.0, &o.name), &k.1);
+                    }
+                    if let Some(p) = digits_suffix(&k.1) {
+                        unindex(&mut self.jobs_by_prefix, &key(&k.0, p), &k.1);
+                    }
+                }
+            }
+            Stream::Pods | Stream::PodsNewLabel => {
+                let slot = pod_slot(stream);
+                if let Some(p) = self.pods[slot].remove(k)
+                    && let Some(job) = p.job_name()
+                {
+                    let jk = key(&k.0, job);
+                    touched.extend(self.cron_jobs_of_job(&jk));
+                    if let Some(set) = self.pods_by_job.get_mut(&jk) {
+                        set.remove(&(slot, k.1.clone()));
+                        if set.is_empty() {
+                            self.pods_by_job.remove(&jk);
+                        }
+                    }
+                }
+            }
+            Stream::Events => {
+                if let Some(e) = self.events.remove(k) {
+                    let about = key(event_ns(&e), &e.involved_object.name);
+                    touched.extend(self.cron_jobs_about(&about));
+                    if let Some(set) = self.events_by_object.get_mut(&about) {
+                        set.remove(k);
+                        if set.is_empty() {
+                            self.events_by_object.remove(&about);
+                        }
+                    }
+                }
+            }
+        }
+        touched
+    }
+
+    /// CronJobs whose snapshot holds the Job `k` (the look-ups of [`Store::subset`], reversed).
+    fn cron_jobs_of_job(&self, k: &Key) -> BTreeSet<Key> {
+        let mut out = BTreeSet::new();
+        let mut add = |name: &str| {
+            let c = key(&k.0, name);
+            if self.cron_jobs.contains_key(&c) {
+                out.insert(c);
+            }
+        };
+        if let Some(j) = self.jobs.get(k) {
+            for o in &j.meta.owner_references {
+                add(&o.name);
+            }
+        }
+        if let Some(p) = digits_suffix(&k.1) {
+            add(p);
+        }
+        for cj in self.active_refs.get(k).into_iter().flatten() {
+            add(cj);
+        }
+        out
+    }
+
+    /// CronJobs whose snapshot holds Events about the object named `k.1` (the core matches
+    /// Events by name within the namespace, whatever the kind).
+    fn cron_jobs_about(&self, k: &Key) -> BTreeSet<Key> {
+        let mut out = BTreeSet::new();
+        if self.cron_jobs.contains_key(k) {
+            out.insert(k.clone());
+        }
+        out.extend(self.cron_jobs_of_job(k));
+        for pods in &self.pods {
+            if let Some(job) = pods.get(k).and_then(|p| p.job_name()) {
+                out.extend(self.cron_jobs_of_job(&key(&k.0, job)));
+            }
+        }
+        out
+    }
+
+    /// The snapshot of one CronJob: its related Jobs, their Pods, the Events about any of
+    /// them — what `cluster::diagnose` cuts from a namespace, in the same order.
+    pub fn subset(&self, k: &Key) -> Option<Snapshot> {
+        let cj = self.cron_jobs.get(k)?;
+        let ns = &k.0;
+        let mut job_names: BTreeSet<&str> = BTreeSet::new();
+        for index in [&self.jobs_by_owner, &self.jobs_by_prefix] {
+            job_names.extend(index.get(k).into_iter().flatten().map(String::as_str));
+        }
+        for a in &cj.status.active {
+            if namespace_of(&a.namespace) == ns && self.jobs.contains_key(&key(ns, &a.name)) {
+                job_names.insert(&a.name);
+            }
+        }
+        let jobs: Vec<Job> = job_names
+            .iter()
+            .filter_map(|n| self.jobs.get(&key(ns, n)).cloned())
+            .collect();
+        let mut pod_keys: BTreeSet<(usize, &str)> = BTreeSet::new();
+        for j in &jobs {
+            for (slot, name) in self
+                .pods_by_job
+                .get(&key(ns, &j.meta.name))
+                .into_iter()
+                .flatten()
+            {
+                pod_keys.insert((*slot, name));
+            }
+        }
+        let pods: Vec<Pod> = pod_keys
+            .iter()
+            .filter_map(|(slot, n)| self.pods[*slot].get(&key(ns, n)).cloned())
+            .collect();
+        let mut event_keys: BTreeSet<&Key> = BTreeSet::new();
+        let names = std::iter::once(k.1.as_str())
+            .chain(jobs.iter().map(|j| j.meta.name.as_str()))
+            .chain(pods.iter().map(|p| p.meta.name.as_str()));
+        for n in names {
+            event_keys.extend(self.events_by_object.get(&key(ns, n)).into_iter().flatten());
+        }
+        let events = event_keys
+            .into_iter()
+            .filter_map(|e| self.events.get(e).cloned())
+            .collect();
+        Some(Snapshot {
+            cron_jobs: vec![cj.clone()],
+            jobs,
+            pods,
+            events,
+            evidence: self.evidence,
+            notes: Vec::new(),
+        })
+    }
+}
+
+fn unindex(index: &mut HashMap<Key, BTreeSet<String>>, k: &Key, name: &str) {
+    if let Some(set) = index.get_mut(k) {
+        set.remove(name);
+        if set.is_empty() {
+            index.remove(k);
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "store_tests.rs"]
+mod tests;

@@ -1,0 +1,205 @@
+//! The store's per-CronJob snapshot must give the same report as the core's one-call build,
+//! and every change must name the CronJobs it touches (a missed one would go stale).
+
+use doctor::model::{
+    Condition, CronJob, Event, InvolvedObject, Job, ObjectMeta, OwnerReference, Pod,
+};
+use doctor::replay::KubeVersion;
+use doctor::report::{self, Options};
+use jiff::tz::TimeZone;
+
+use super::*;
+
+fn meta(ns: &str, name: &str) -> ObjectMeta {
+    ObjectMeta {
+        name: name.into(),
+        namespace: ns.into(),
+        ..Default::default()
+    }
+}
+
+fn cron_job(name: &str) -> CronJob {
+    CronJob {
+        meta: meta("ops", name),
+        ..Default::default()
+    }
+}
+
+fn job(name: &str, owner: &str) -> Job {
+    let mut j = Job {
+        meta: meta("ops", name),
+        ..Default::default()
+    };
+    j.meta.owner_references.push(OwnerReference {
+        api_version: "batch/v1".into(),
+        kind: "CronJob".into(),
+        name: owner.into(),
+        uid: String::new(),
+        controller: true,
+    });
+    j.status.conditions.push(Condition {
+        type_: "Complete".into(),
+        status: "True".into(),
+        reason: String::new(),
+        message: String::new(),
+        last_transition_time: None,
+    });
+    j
+}
+
+fn pod(name: &str, job: &str) -> Pod {
+    let mut p = Pod {
+        meta: meta("ops", name),
+        ..Default::default()
+    };
+    p.meta.labels.insert("job-name".into(), job.into());
+    p
+}
+
+fn event(name: &str, kind: &str, about: &str) -> Event {
+    Event {
+        meta: meta("ops", name),
+        involved_object: InvolvedObject {
+            kind: kind.into(),
+            name: about.into(),
+            namespace: "ops".into(),
+            uid: String::new(),
+        },
+        ..Default::default()
+    }
+}
+
+fn k(name: &str) -> Key {
+    ("ops".into(), name.into())
+}
+
+fn keys(names: &[&str]) -> BTreeSet<Key> {
+    names.iter().map(|n| k(n)).collect()
+}
+
+#[test]
+fn every_change_names_the_cron_jobs_it_touches() {
+    let mut s = Store::new();
+    assert_eq!(
+        s.upsert(Stream::CronJobs, Object::CronJob(cron_job("backup"))),
+        keys(&["backup"])
+    );
+    s.upsert(Stream::CronJobs, Object::CronJob(cron_job("report")));
+    // Owned Job, its Pod, an Event about the Pod: all touch `backup` only.
+    assert_eq!(
+        s.upsert(Stream::Jobs, Object::Job(job("backup-29000000", "backup"))),
+        keys(&["backup"])
+    );
+    assert_eq!(
+        s.upsert(
+            Stream::Pods,
+            Object::Pod(pod("backup-29000000-x1", "backup-29000000"))
+        ),
+        keys(&["backup"])
+    );
+    assert_eq!(
+        s.upsert(
+            Stream::Events,
+            Object::Event(event("e1", "Pod", "backup-29000000-x1"))
+        ),
+        keys(&["backup"])
+    );
+    let snap = s.subset(&k("backup")).unwrap();
+    assert_eq!(
+        (snap.jobs.len(), snap.pods.len(), snap.events.len()),
+        (1, 1, 1)
+    );
+    assert_eq!(s.subset(&k("report")).unwrap().jobs.len(), 0);
+    // Deleting the Job touches its CronJob and leaves the Pod out of its snapshot.
+    let gone = Object::Job(job("backup-29000000", "backup"));
+    assert_eq!(s.remove(Stream::Jobs, &gone), keys(&["backup"]));
+    let snap = s.subset(&k("backup")).unwrap();
+    assert_eq!((snap.jobs.len(), snap.pods.len()), (0, 0));
+    // A deleted CronJob has no snapshot.
+    assert_eq!(
+        s.remove(Stream::CronJobs, &Object::CronJob(cron_job("report"))),
+        keys(&["report"])
+    );
+    assert!(s.subset(&k("report")).is_none());
+}
+
+#[test]
+fn pods_of_no_job_and_events_about_other_kinds_are_not_kept() {
+    let mut s = Store::new();
+    s.upsert(Stream::CronJobs, Object::CronJob(cron_job("backup")));
+    let mut p = pod("web-1", "x");
+    p.meta.labels.clear();
+    assert!(s.upsert(Stream::Pods, Object::Pod(p)).is_empty());
+    assert!(
+        s.upsert(Stream::Events, Object::Event(event("e", "Node", "backup")))
+            .is_empty()
+    );
+    assert_eq!(s.counts(), [1, 0, 0, 0]);
+    // An Event about the CronJob itself is kept and touches it.
+    assert_eq!(
+        s.upsert(
+            Stream::Events,
+            Object::Event(event("e2", "CronJob", "backup"))
+        ),
+        keys(&["backup"])
+    );
+}
+
+#[test]
+fn a_relist_drops_what_it_did_not_list_again() {
+    let mut s = Store::new();
+    s.upsert(Stream::CronJobs, Object::CronJob(cron_job("a")));
+    s.upsert(Stream::CronJobs, Object::CronJob(cron_job("b")));
+    s.upsert(Stream::Jobs, Object::Job(job("a-1", "a")));
+    s.upsert(Stream::Jobs, Object::Job(job("b-1", "b")));
+    s.relist(Stream::Jobs);
+    s.upsert(Stream::Jobs, Object::Job(job("a-1", "a")));
+    assert_eq!(s.relisted(Stream::Jobs), keys(&["b"]));
+    assert_eq!(s.counts(), [2, 1, 0, 0]);
+    // A relist of one stream never touches another's objects.
+    s.relist(Stream::Pods);
+    assert!(s.relisted(Stream::Pods).is_empty());
+    assert_eq!(s.counts(), [2, 1, 0, 0]);
+}
+
+#[test]
+fn the_store_snapshot_diagnoses_every_example_as_the_whole_build_does() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let (snapshot, _) = crate::input::load_paths(&[dir.display().to_string()]).into_snapshot();
+    assert!(snapshot.cron_jobs.len() > 5);
+    let zone = TimeZone::UTC;
+    let opts = Options {
+        now: "2026-11-20T12:00:00Z".parse().unwrap(),
+        controller_zone_name: "UTC",
+        controller_zone: &zone,
+        version: KubeVersion::NEWEST,
+        timeline: 8,
+    };
+    let whole = report::build(&snapshot, Vec::new(), &opts);
+    let mut s = Store::new();
+    s.evidence = snapshot.evidence;
+    for c in &snapshot.cron_jobs {
+        s.upsert(Stream::CronJobs, Object::CronJob(c.clone()));
+    }
+    for j in &snapshot.jobs {
+        s.upsert(Stream::Jobs, Object::Job(j.clone()));
+    }
+    for p in &snapshot.pods {
+        s.upsert(Stream::Pods, Object::Pod(p.clone()));
+    }
+    for e in &snapshot.events {
+        s.upsert(Stream::Events, Object::Event(e.clone()));
+    }
+    for expected in &whole.cron_jobs {
+        let key = (expected.namespace.clone(), expected.name.clone());
+        let snap = s.subset(&key).expect("in the store");
+        let got = report::build(&snap, Vec::new(), &opts);
+        assert_eq!(
+            serde_json::to_value(&got.cron_jobs[0]).unwrap(),
+            serde_json::to_value(expected).unwrap(),
+            "{}/{}",
+            key.0,
+            key.1
+        );
+    }
+}

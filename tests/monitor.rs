@@ -1,0 +1,496 @@
+//! `monitor` end to end against the fake API server: the binary as a process, its HTTP
+//! endpoints read over loopback, stopped with SIGTERM.
+//!
+//! The fake server's WATCH (event stream, bookmarks, 410) is being added in parallel; the
+//! tests here need only its LIST: the initial sync, `/report` equal to `scan -o json`,
+//! `/metrics`, a 403 on Events, status lines, shutdown.
+
+mod cli_live_common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use cli_live_common::*;
+use fake_apiserver::Fault;
+use serde_json::Value;
+
+/// A free loopback port (bound, then released for the monitor to take).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+struct Monitor {
+    child: Child,
+    addr: String,
+}
+
+impl Monitor {
+    fn start(live: &Live, args: &[&str]) -> Monitor {
+        let addr = format!("127.0.0.1:{}", free_port());
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-cronjob_doctor"));
+        c.env("NO_COLOR", "1")
+            .env("HOME", std::env::temp_dir())
+            .env("KUBECONFIG", &live.kubeconfig)
+            .env_remove("KUBERNETES_SERVICE_HOST")
+            .args(["monitor", "--listen", &addr])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        Monitor {
+            child: c.spawn().unwrap(),
+            addr,
+        }
+    }
+
+    /// (status code, body) of `GET path`; None while nothing listens.
+    fn get(&self, path: &str) -> Option<(u16, String)> {
+        let mut s = TcpStream::connect(&self.addr).ok()?;
+        s.set_read_timeout(Some(Duration::from_secs(20))).ok()?;
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: monitor\r\nConnection: close\r\n\r\n"
+        )
+        .ok()?;
+        let mut raw = String::new();
+        s.read_to_string(&mut raw).ok()?;
+        let (head, body) = raw.split_once("\r\n\r\n")?;
+        let code = head.split_whitespace().nth(1)?.parse().ok()?;
+        Some((code, body.to_string()))
+    }
+
+    /// Poll `path` until `ok(code, body)`, for at most `within`.
+    fn wait_for(
+        &self,
+        path: &str,
+        within: Duration,
+        ok: impl Fn(u16, &str) -> bool,
+    ) -> (u16, String) {
+        let start = Instant::now();
+        let mut last = None;
+        while start.elapsed() < within {
+            if let Some((code, body)) = self.get(path) {
+                if ok(code, &body) {
+                    return (code, body);
+                }
+                last = Some((code, body));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("{path} never satisfied the check; last answer: {last:?}");
+    }
+
+    /// SIGTERM, then the exit code and stderr.
+    fn terminate(mut self) -> (Option<i32>, String) {
+        let pid = self.child.id().to_string();
+        let killed = std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let start = Instant::now();
+        loop {
+            if let Some(st) = self.child.try_wait().unwrap() {
+                let mut err = String::new();
+                if let Some(mut e) = self.child.stderr.take() {
+                    let _ = e.read_to_string(&mut err);
+                }
+                return (st.code(), err);
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "no exit within 10s of SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Monitor {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn examples() -> Live {
+    Live::files(
+        &[
+            example("forbid-blocked-by-hung-job.yaml"),
+            example("healthy.yaml"),
+            example("invalid-schedule-sunday-7.yaml"),
+            example("missed-slot-skipped.yaml"),
+        ],
+        Some("ops"),
+    )
+}
+
+fn synced(_: u16, body: &str) -> bool {
+    body.contains("cronjob_doctor_cronjob_status{")
+}
+
+#[test]
+fn initial_sync_serves_metrics_and_the_report_equals_scan() {
+    let live = Live::files(
+        &[
+            example("forbid-blocked-by-hung-job.yaml"),
+            example("healthy.yaml"),
+            example("invalid-schedule-sunday-7.yaml"),
+            example("missed-slot-skipped.yaml"),
+            example("jobs-failing-oomkilled.yaml"),
+        ],
+        Some("ops"),
+    );
+    let m = Monitor::start(&live, &["-A"]);
+    let (code, _) = m.wait_for("/healthz", Duration::from_secs(30), |c, _| c == 200);
+    assert_eq!(code, 200);
+    let (_, metrics) = m.wait_for("/metrics", Duration::from_secs(30), synced);
+    assert!(metrics.contains(r#"cronjob_doctor_build_info{version=""#));
+    assert!(
+        metrics.contains(
+            r#"cronjob_doctor_cronjob_status{namespace="ops",cronjob="backup",status="error"} 1"#
+        ),
+        "{metrics}"
+    );
+    assert!(metrics.contains("cronjob_doctor_finding{"));
+
+    // The same state at the same instant (the server's frozen clock): the same findings as
+    // `scan -A -o json`, CronJob by CronJob, in the same order.
+    let (code, body) = m.get("/report").unwrap();
+    assert_eq!(code, 200);
+    let report: Value = serde_json::from_str(&body).unwrap();
+    let mut c = live.cmd();
+    c.args(["scan", "-A"]);
+    let (scan, _) = json(c);
+    let shape = |v: &Value| -> Vec<(Value, Value, Value, Value)> {
+        v["cronJobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["namespace"].clone(),
+                    c["name"].clone(),
+                    c["health"].clone(),
+                    c["findings"].clone(),
+                )
+            })
+            .collect()
+    };
+    assert!(shape(&scan).len() >= 4);
+    assert_eq!(shape(&report), shape(&scan));
+    assert_eq!(report["now"], scan["now"]);
+    assert_eq!(report["cronJobs"], scan["cronJobs"]);
+
+    let (code, stderr) = m.terminate();
+    assert_eq!(code, Some(0), "stderr: {stderr}");
+}
+
+#[test]
+fn forbidden_events_are_a_note_not_a_crash_loop() {
+    let live = examples();
+    live.server.inject(Fault::forbidden("*", "**/events"));
+    let m = Monitor::start(&live, &["-A"]);
+    m.wait_for("/metrics", Duration::from_secs(30), synced);
+    let (_, body) = m.get("/report").unwrap();
+    let report: Value = serde_json::from_str(&body).unwrap();
+    let notes = report["notes"].to_string();
+    assert!(notes.contains("Events: forbidden"), "{notes}");
+    assert!(!report["cronJobs"].as_array().unwrap().is_empty());
+    // Still serving, still alive.
+    assert_eq!(m.get("/healthz").unwrap().0, 200);
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn an_unreachable_api_server_is_not_ready_and_retried() {
+    // The server's kubeconfig, pointed at a port nothing listens on.
+    let live = examples();
+    let text = std::fs::read_to_string(&live.kubeconfig).unwrap();
+    let dead = format!("http://127.0.0.1:{}", free_port());
+    assert!(text.contains(&live.server.url()));
+    let kubeconfig = live.dir.join("dead-kubeconfig");
+    std::fs::write(&kubeconfig, text.replace(&live.server.url(), &dead)).unwrap();
+    let m = {
+        let addr = format!("127.0.0.1:{}", free_port());
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-cronjob_doctor"))
+            .env("HOME", std::env::temp_dir())
+            .env("KUBECONFIG", &kubeconfig)
+            .args(["monitor", "-A", "--listen", &addr])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        Monitor { child, addr }
+    };
+    let (code, body) = m.wait_for("/readyz", Duration::from_secs(30), |_, _| true);
+    assert_eq!(code, 503, "{body}");
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(m.get("/readyz").unwrap().0, 503);
+    assert_eq!(m.get("/healthz").unwrap().0, 200, "alive while it retries");
+    let (code, stderr) = m.terminate();
+    assert_eq!(code, Some(0));
+    assert!(stderr.contains("Retrying in"), "{stderr}");
+}
+
+#[test]
+fn without_listen_it_prints_one_json_line_per_cron_job_status() {
+    let live = examples();
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-cronjob_doctor"));
+    c.env("HOME", std::env::temp_dir())
+        .env("KUBECONFIG", &live.kubeconfig)
+        .args(["monitor", "-A", "-o", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = c.spawn().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut lines = Vec::new();
+        let mut buf = Vec::new();
+        let mut byte = [0u8; 1];
+        while stdout.read(&mut byte).unwrap_or(0) == 1 {
+            if byte[0] == b'\n' {
+                lines.push(String::from_utf8_lossy(&buf).into_owned());
+                buf.clear();
+                if lines.len() == 4 {
+                    break;
+                }
+            } else {
+                buf.push(byte[0]);
+            }
+        }
+        lines
+    });
+    let start = Instant::now();
+    while !reader.is_finished() && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let m = Monitor {
+        child,
+        addr: String::new(),
+    };
+    let (code, stderr) = m.terminate();
+    let lines = reader.join().unwrap();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(lines.len(), 4, "{lines:?}\n{stderr}");
+    let backup = lines
+        .iter()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|v| v["cronJob"] == "backup")
+        .expect("a line for backup");
+    assert_eq!(backup["namespace"], "ops");
+    assert_eq!(backup["status"], "error");
+    assert!(backup["headline"].as_str().unwrap().starts_with("backup "));
+}
+
+/// A CronJob that runs every minute and last ran at the slot just passed, on a server whose
+/// clock ticks (`Clock::Offset`) and stands 3 seconds before the next slot.
+fn every_minute_server() -> (fake_apiserver::FakeApiServer, std::path::PathBuf) {
+    use jiff::{SignedDuration, Timestamp};
+    let local = Timestamp::now();
+    let minute = local.as_second().div_euclid(60) * 60;
+    let server_now = Timestamp::from_second(minute + 60 - 3).unwrap();
+    let offset = SignedDuration::from_millis(server_now.as_millisecond() - local.as_millisecond());
+    let last = Timestamp::from_second(minute).unwrap();
+    let created = Timestamp::from_second(minute - 3600).unwrap();
+    let yaml = format!(
+        r#"apiVersion: batch/v1
+kind: CronJob
+metadata: {{name: ticker, namespace: ops, uid: t-uid, creationTimestamp: "{created}"}}
+spec:
+  schedule: "* * * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers: [{{name: t, image: registry.example/t:1}}]
+status:
+  lastScheduleTime: "{last}"
+  lastSuccessfulTime: "{last}"
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: ticker-{m}
+  namespace: ops
+  creationTimestamp: "{last}"
+  ownerReferences: [{{apiVersion: batch/v1, kind: CronJob, name: ticker, uid: t-uid, controller: true}}]
+status:
+  startTime: "{last}"
+  completionTime: "{last}"
+  succeeded: 1
+  conditions: [{{type: Complete, status: "True"}}]
+"#,
+        m = minute / 60
+    );
+    let server = fake_apiserver::FakeApiServer::builder()
+        .clock(fake_apiserver::Clock::Offset(offset))
+        .objects(fake_apiserver::load_fixture_str(&yaml).unwrap())
+        .start_blocking()
+        .unwrap();
+    let dir = std::env::temp_dir().join(format!("cjd-monitor-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kubeconfig = server.write_kubeconfig(&dir, Some("ops"));
+    (server, kubeconfig)
+}
+
+#[test]
+fn a_run_that_never_happens_is_caught_by_the_timer_without_any_cluster_event() {
+    let (server, kubeconfig) = every_minute_server();
+    let addr = format!("127.0.0.1:{}", free_port());
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-cronjob_doctor"))
+        .env("HOME", std::env::temp_dir())
+        .env("KUBECONFIG", &kubeconfig)
+        .args(["monitor", "-n", "ops", "--grace", "1s", "--listen", &addr])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let m = Monitor { child, addr };
+    let series = r#"cronjob_doctor_missed_runs{namespace="ops",cronjob="ticker"}"#;
+    let (_, before) = m.wait_for("/metrics", Duration::from_secs(30), |_, b| {
+        b.contains(series)
+    });
+    assert!(before.contains(&format!("{series} 0")), "{before}");
+    let objects_before = server.stats();
+    // The next slot comes due 3 s after start; with 1 s of grace the timer fires at +4 s.
+    let (_, after) = m.wait_for("/metrics", Duration::from_secs(15), |_, b| {
+        b.contains(&format!("{series} 1"))
+    });
+    // The series' CronJob is still there and the evaluation ran on the timer.
+    assert!(after.contains(r#"cronjob_doctor_cronjob_status{namespace="ops",cronjob="ticker""#));
+    // Nothing in the cluster changed: the timer alone saw it.
+    assert_eq!(server.stats(), objects_before);
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+    let _ = std::fs::remove_dir_all(kubeconfig.parent().unwrap());
+}
+
+/// `/readyz` 200 and the first series: the initial lists are in and every watch is open.
+fn synced_and_ready(live: &Live) -> Monitor {
+    let m = Monitor::start(live, &["-A"]);
+    m.wait_for("/readyz", Duration::from_secs(30), |c, _| c == 200);
+    m.wait_for("/metrics", Duration::from_secs(5), synced);
+    m
+}
+
+/// How long until `/metrics` satisfies `ok`, polling every 10 ms, at most `within`.
+fn time_until(m: &Monitor, within: Duration, ok: impl Fn(&str) -> bool) -> Duration {
+    let start = Instant::now();
+    m.wait_for("/metrics", within, |_, b| ok(b));
+    start.elapsed()
+}
+
+fn new_cron_job(name: &str, schedule: &str) -> Value {
+    serde_json::json!({
+        "apiVersion": "batch/v1",
+        "kind": "CronJob",
+        "metadata": {"name": name, "namespace": "ops", "creationTimestamp": "2026-11-01T00:00:00Z"},
+        "spec": {
+            "schedule": schedule,
+            "jobTemplate": {"spec": {"template": {"spec": {
+                "restartPolicy": "OnFailure",
+                "containers": [{"name": "c", "image": "registry.example/c:1"}]
+            }}}}
+        }
+    })
+}
+
+#[test]
+fn a_change_through_the_api_reaches_metrics_within_a_second() {
+    let live = examples();
+    let m = synced_and_ready(&live);
+    live.server
+        .put_object(new_cron_job("fresh", "61 * * * *"))
+        .unwrap();
+    let took = time_until(&m, Duration::from_secs(5), |b| {
+        b.contains(
+            r#"cronjob_doctor_cronjob_status{namespace="ops",cronjob="fresh",status="error"} 1"#,
+        )
+    });
+    assert!(took < Duration::from_secs(1), "took {took:?}");
+    // An invalid schedule is reported and stops nothing: the others are still there.
+    let (_, body) = m.get("/metrics").unwrap();
+    assert!(
+        body.contains(r#"cronjob="backup",status="error"} 1"#),
+        "{body}"
+    );
+    assert!(body.contains(r#"cronjob="invoices",status="#), "{body}");
+
+    // A deleted CronJob takes its series with it.
+    assert!(live.server.delete_object("CronJob", "ops", "fresh"));
+    time_until(&m, Duration::from_secs(5), |b| {
+        !b.contains(r#"cronjob="fresh""#)
+    });
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn a_deleted_job_no_longer_blocks_its_forbid_cron_job() {
+    let live = examples();
+    let m = synced_and_ready(&live);
+    let blocked =
+        r#"cronjob_doctor_finding{namespace="ops",cronjob="backup",rule="forbid-blocked""#;
+    assert!(m.get("/metrics").unwrap().1.contains(blocked));
+    assert!(live.server.delete_object("Job", "ops", "backup-29914740"));
+    let took = time_until(&m, Duration::from_secs(5), |b| !b.contains(blocked));
+    assert!(took < Duration::from_secs(1), "took {took:?}");
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn a_dropped_watch_resumes_and_a_410_relists() {
+    let live = examples();
+    let m = synced_and_ready(&live);
+    let lists = |live: &Live| {
+        live.lines()
+            .iter()
+            .filter(|l| l.starts_with("GET /apis/batch/v1/cronjobs") && !l.contains("watch"))
+            .count()
+    };
+    assert_eq!(lists(&live), 1, "{:?}", live.lines());
+
+    // Dropped: the watch resumes from its resourceVersion (no relist) and changes flow again.
+    live.server.drop_watches();
+    live.server
+        .put_object(new_cron_job("after-drop", "*/5 * * * *"))
+        .unwrap();
+    time_until(&m, Duration::from_secs(10), |b| {
+        b.contains(r#"cronjob="after-drop""#)
+    });
+    assert_eq!(
+        lists(&live),
+        1,
+        "no relist after a drop: {:?}",
+        live.lines()
+    );
+
+    // 410 Gone on the next watch of every stream: a relist (a new LIST), counted as a
+    // restart, and the monitor is ready again and follows changes after it. (That a relist
+    // drops what it no longer lists is the store's unit test.)
+    live.server.expire_next_watches(5);
+    live.server.drop_watches();
+    let restarted = time_until(&m, Duration::from_secs(10), |b| {
+        b.contains(r#"cronjob_doctor_watch_restarts_total{resource="cronjobs"} 1"#)
+    });
+    assert!(restarted < Duration::from_secs(10));
+    m.wait_for("/readyz", Duration::from_secs(10), |c, _| c == 200);
+    assert!(lists(&live) >= 2, "{:?}", live.lines());
+    live.server
+        .put_object(new_cron_job("after-relist", "*/5 * * * *"))
+        .unwrap();
+    time_until(&m, Duration::from_secs(5), |b| {
+        b.contains(r#"cronjob="after-relist""#)
+    });
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+}
