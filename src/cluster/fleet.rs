@@ -115,7 +115,7 @@ pub async fn within<T>(
 /// `30s`, `1m30s`, `1.5s`: a timeout as the flag spells it.
 fn human(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms % 1000 != 0 {
+    if !ms.is_multiple_of(1000) {
         return format!("{:.1}s", d.as_secs_f64());
     }
     let s = d.as_secs();

@@ -68,6 +68,8 @@ struct Shared<'a> {
     flag_now: Option<Timestamp>,
     /// More than one context: rows get a CONTEXT column.
     several: bool,
+    /// Contexts read at once: each one's diagnosis gets that share of the cores.
+    at_once: usize,
 }
 
 pub(super) fn scan(a: &ScanArgs, contexts: &[String], started: Instant) -> Result<i32, Error> {
@@ -94,6 +96,7 @@ pub(super) fn scan(a: &ScanArgs, contexts: &[String], started: Instant) -> Resul
         flag_version,
         flag_now,
         several: contexts.len() > 1,
+        at_once: contexts.len().clamp(1, fleet::PARALLEL_CONTEXTS),
     };
     let text = a.output != ScanFormat::Json;
     let listed = Arc::new(Progress::default());
@@ -210,7 +213,7 @@ fn scan_context(
     };
     // The contexts share the machine: each gets a share of the cores for its diagnosis.
     let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
-    let threads = cores.div_ceil(fleet::PARALLEL_CONTEXTS).max(1);
+    let threads = cores.div_ceil(s.at_once).max(1);
     let (outcome, diagnosed) = diagnose::pipeline(threads, &opts, &shape, done, |submit| {
         rt.block_on(fleet::within(name, deadline, async {
             cluster::scan::scan(&api, ns.as_deref(), listed.clone(), submit)
@@ -298,7 +301,7 @@ fn report(s: &Shared<'_>, results: Vec<ContextScan>, started: Instant) -> Result
             .position(|c| Some(&c.context) == r.context.as_ref())
     };
     rows.sort_by_key(|r| order(r));
-    rows.sort_by(|x, y| y.health.cmp(&x.health));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.health));
     let mut out = String::new();
     for n in &notes {
         out.push_str(&format!("note: {}\n", doctor::report::visible::text(n)));
