@@ -95,7 +95,7 @@ fn fleet(members: Vec<(&str, Member)>) -> Fleet {
             Member::Down => closed_port_url(),
         });
     }
-    let tokens: Vec<String> = members.iter().map(|(n, _)| format!("token-{n}")).collect();
+    let tokens: Vec<String> = (0..members.len()).map(|i| format!("token-{i}")).collect();
     let contexts: Vec<KubeContext<'_>> = members
         .iter()
         .zip(&urls)
@@ -519,4 +519,90 @@ fn fleet_flags_are_checked_before_any_cluster_is_contacted() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(v["cronJobs"][0].get("context").is_none(), "{v}");
     assert!(v.get("contexts").is_none(), "{v}");
+}
+
+#[test]
+fn a_hostile_context_name_is_shown_never_sent_to_the_terminal() {
+    let evil = "evil\u{1b}]0;PWNED\u{7}\u{1b}[2J";
+    let f = fleet(vec![("staging", staging()), (evil, Member::Down)]);
+    let out = f.run(&[
+        "scan",
+        "-n",
+        "finance",
+        "--all-contexts",
+        "--context-timeout",
+        "10s",
+    ]);
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    for text in [&out.stdout, &out.stderr] {
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\u{7}'),
+            "{text:?}"
+        );
+    }
+    assert!(
+        out.stderr
+            .contains("error: context evil\\e]0;PWNED\\a\\e[2J: "),
+        "{}",
+        out.stderr
+    );
+    // JSON carries the name as it is (escaped by JSON itself).
+    let (v, _) = f.json(&[
+        "scan",
+        "-n",
+        "finance",
+        "--all-contexts",
+        "--context-timeout",
+        "10s",
+    ]);
+    assert_eq!(v["errors"][0]["context"], evil);
+    let out = f.run(&[
+        "explain",
+        "nope",
+        "--all-contexts",
+        "--context-timeout",
+        "10s",
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(!out.stderr.contains('\u{1b}'), "{:?}", out.stderr);
+}
+
+#[test]
+fn a_context_the_client_library_panics_on_does_not_end_the_report() {
+    // A token with a control character cannot be an HTTP header: the kube client refuses it
+    // with a panic while it is built. In a fleet that is one context's error.
+    let Member::Up(s) = staging() else {
+        unreachable!()
+    };
+    let url = s.url();
+    let dir = std::env::temp_dir().join(format!("cjd-fleet-panic-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kubeconfig = dir.join("kubeconfig");
+    let ctx = |name, token| KubeContext {
+        name,
+        server: &url,
+        namespace: None,
+        token,
+        ca_pem: None,
+    };
+    std::fs::write(
+        &kubeconfig,
+        kubeconfig_yaml(&[ctx("good", "t"), ctx("bad", "t\u{1}x")], "good"),
+    )
+    .unwrap();
+    let mut c = doctor();
+    c.env("KUBECONFIG", &kubeconfig)
+        .args(["scan", "-n", "finance", "--all-contexts"]);
+    let (v, out) = json(c);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert_eq!(v["cronJobs"][0]["context"], "good");
+    assert_eq!(v["errors"][0]["context"], "bad");
+    assert!(
+        v["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("failed unexpectedly"),
+        "{v}"
+    );
 }

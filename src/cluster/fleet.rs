@@ -50,10 +50,15 @@ pub fn for_context(kube: &KubeArgs, name: &str) -> KubeArgs {
 
 /// `work(context)` for every context, at most [`PARALLEL_CONTEXTS`] at once, each on a thread
 /// of its own (the diagnosis after a read is CPU work); the results in the order of
-/// `contexts`.
-pub fn each<T: Send>(contexts: &[String], work: impl Fn(&str) -> T + Sync) -> Vec<T> {
+/// `contexts`. A context whose work panics (a client library refusing a hostile kubeconfig
+/// entry with a panic) is an error of that context, not the end of the report.
+pub fn each<T: Send>(
+    contexts: &[String],
+    work: impl Fn(&str) -> Result<T, Error> + Sync,
+) -> Vec<Result<T, Error>> {
     let next = Mutex::new(0usize);
-    let results: Vec<Mutex<Option<T>>> = contexts.iter().map(|_| Mutex::new(None)).collect();
+    let results: Vec<Mutex<Option<Result<T, Error>>>> =
+        contexts.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|s| {
         for _ in 0..PARALLEL_CONTEXTS.min(contexts.len()) {
             s.spawn(|| {
@@ -65,7 +70,13 @@ pub fn each<T: Send>(contexts: &[String], work: impl Fn(&str) -> T + Sync) -> Ve
                         i
                     };
                     let Some(name) = contexts.get(i) else { return };
-                    let r = work(name);
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(name)))
+                        .unwrap_or_else(|_| {
+                            Err(Error::System(format!(
+                                "context {}: the Kubernetes client failed unexpectedly (see the panic message above); check this context's entry in the kubeconfig",
+                                shown(name)
+                            )))
+                        });
                     *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
                 }
             });
@@ -126,6 +137,12 @@ fn human(d: Duration) -> String {
     }
 }
 
+/// A context name as text output shows it: kubeconfig names are strings like any other, and
+/// control characters in them are shown, never sent to the terminal.
+pub fn shown(context: &str) -> String {
+    doctor::report::visible::one_line(context).into_owned()
+}
+
 /// An error as one line of a fleet report: the first line, control characters shown.
 pub fn one_line(e: &Error) -> String {
     let m = e.message();
@@ -146,15 +163,28 @@ mod tests {
             peak.fetch_max(now, Ordering::SeqCst);
             std::thread::sleep(Duration::from_millis(20));
             running.fetch_sub(1, Ordering::SeqCst);
-            n.to_uppercase()
+            Ok(n.to_uppercase())
         });
-        assert_eq!(
-            out,
-            names.iter().map(|n| n.to_uppercase()).collect::<Vec<_>>()
-        );
+        let expected: Vec<Result<String, Error>> =
+            names.iter().map(|n| Ok(n.to_uppercase())).collect();
+        assert_eq!(out, expected);
         let peak = peak.load(Ordering::SeqCst);
         assert!((2..=PARALLEL_CONTEXTS).contains(&peak), "peak {peak}");
-        assert!(each(&[], |n: &str| n.len()).is_empty());
+        assert!(each(&[], |n: &str| Ok(n.len())).is_empty());
+    }
+
+    #[test]
+    fn a_context_that_panics_is_an_error_of_that_context_only() {
+        let names: Vec<String> = ["a", "boom", "c"].map(String::from).to_vec();
+        let out = each(&names, |n| {
+            if n == "boom" {
+                panic!("hostile");
+            }
+            Ok(n.len())
+        });
+        assert_eq!(out[0], Ok(1));
+        assert!(matches!(&out[1], Err(Error::System(m)) if m.starts_with("context boom: ")));
+        assert_eq!(out[2], Ok(1));
     }
 
     #[test]

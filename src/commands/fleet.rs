@@ -42,6 +42,20 @@ pub(super) struct ContextSummary {
     pub error: Option<String>,
 }
 
+impl ContextSummary {
+    /// A context that could not be read, and why (one line).
+    pub(super) fn failed(context: &str, e: &Error) -> ContextSummary {
+        ContextSummary {
+            context: context.to_string(),
+            namespace: None,
+            now: None,
+            version: None,
+            cron_jobs: None,
+            error: Some(fleet::one_line(e)),
+        }
+    }
+}
+
 /// One context's scan: its summary, its notes (already naming the context) and its results.
 struct ContextScan {
     summary: ContextSummary,
@@ -118,19 +132,19 @@ pub(super) fn scan(a: &ScanArgs, contexts: &[String], started: Instant) -> Resul
     let results = fleet::each(contexts, |name| {
         let r = scan_context(&shared, &rt, name, &listed, &done);
         finished.fetch_add(1, Ordering::Relaxed);
-        r.unwrap_or_else(|e| ContextScan {
-            summary: ContextSummary {
-                context: name.to_string(),
-                namespace: None,
-                now: None,
-                version: None,
-                cron_jobs: None,
-                error: Some(fleet::one_line(&e)),
-            },
-            notes: Vec::new(),
-            diagnosed: Vec::new(),
-        })
+        r
     });
+    let results: Vec<ContextScan> = contexts
+        .iter()
+        .zip(results)
+        .map(|(name, r)| {
+            r.unwrap_or_else(|e| ContextScan {
+                summary: ContextSummary::failed(name, &e),
+                notes: Vec::new(),
+                diagnosed: Vec::new(),
+            })
+        })
+        .collect();
     drop(rt);
     display.finish();
     report(&shared, results, started)
@@ -298,7 +312,7 @@ fn report(s: &Shared<'_>, results: Vec<ContextScan>, started: Instant) -> Result
     let order = |r: &Row| {
         summaries
             .iter()
-            .position(|c| Some(&c.context) == r.context.as_ref())
+            .position(|c| r.context.as_deref() == Some(fleet::shown(&c.context).as_str()))
     };
     rows.sort_by_key(|r| order(r));
     rows.sort_by_key(|r| std::cmp::Reverse(r.health));
@@ -351,7 +365,7 @@ fn report(s: &Shared<'_>, results: Vec<ContextScan>, started: Instant) -> Result
     // table sees the footer's pointer to them).
     for c in &summaries {
         if let Some(e) = &c.error {
-            eprintln!("error: context {}: {e}", c.context);
+            eprintln!("error: context {}: {e}", fleet::shown(&c.context));
         }
     }
     emit(&out);

@@ -58,21 +58,18 @@ pub(super) fn run(a: &ExplainArgs, name: &str, contexts: &[String]) -> Result<i3
         .transpose()?;
     let rt = cluster::runtime()?;
     let results = fleet::each(contexts, |ctx| {
-        match read_context(a, &rt, ctx, name, &zone, flag_version, flag_now) {
-            Ok(r) => r,
-            Err(e) => ContextResult {
-                summary: ContextSummary {
-                    context: ctx.to_string(),
-                    namespace: None,
-                    now: None,
-                    version: None,
-                    cron_jobs: None,
-                    error: Some(fleet::one_line(&e)),
-                },
-                found: None,
-            },
-        }
+        read_context(a, &rt, ctx, name, &zone, flag_version, flag_now)
     });
+    let results: Vec<ContextResult> = contexts
+        .iter()
+        .zip(results)
+        .map(|(ctx, r)| {
+            r.unwrap_or_else(|e| ContextResult {
+                summary: ContextSummary::failed(ctx, &e),
+                found: None,
+            })
+        })
+        .collect();
     drop(rt);
 
     let failed: Vec<&ContextSummary> = results
@@ -124,7 +121,7 @@ pub(super) fn run(a: &ExplainArgs, name: &str, contexts: &[String]) -> Result<i3
     for s in &failed {
         eprintln!(
             "error: context {}: {}",
-            s.context,
+            fleet::shown(&s.context),
             s.error.as_deref().unwrap_or("")
         );
     }
@@ -163,7 +160,7 @@ pub(super) fn run(a: &ExplainArgs, name: &str, contexts: &[String]) -> Result<i3
         doctor::report::visible::make_visible(&mut rep);
         out.push_str(&format!(
             "=== context {} ===\n",
-            doctor::report::visible::one_line(&r.summary.context)
+            fleet::shown(&r.summary.context)
         ));
         out.push_str(&explain::render(&rep, o));
     }
@@ -175,7 +172,7 @@ pub(super) fn run(a: &ExplainArgs, name: &str, contexts: &[String]) -> Result<i3
 fn where_searched(s: &ContextSummary) -> String {
     format!(
         "context {} (namespace {})",
-        s.context,
+        fleet::shown(&s.context),
         s.namespace.as_deref().unwrap_or("?")
     )
 }
@@ -193,16 +190,16 @@ fn nowhere(name: &str, results: &[ContextResult]) -> Error {
         .filter_map(|r| match &r.found {
             Some(Found::Elsewhere(ns)) if !ns.is_empty() => Some(format!(
                 "context {} namespace {}",
-                r.summary.context,
+                fleet::shown(&r.summary.context),
                 ns.join(", ")
             )),
             _ => None,
         })
         .collect();
-    let failed: Vec<&str> = results
+    let failed: Vec<String> = results
         .iter()
         .filter(|r| r.summary.error.is_some())
-        .map(|r| r.summary.context.as_str())
+        .map(|r| fleet::shown(&r.summary.context))
         .collect();
     let mut msg = if searched.is_empty() {
         format!("no context could be read to look for CronJob {name:?}")
