@@ -302,20 +302,21 @@ fn report(s: &Shared<'_>, results: Vec<ContextScan>, started: Instant) -> Result
             _ => None,
         })
         .collect();
-    // Each context's rows are in namespace/name order and the contexts in the order asked:
-    // a stable sort by health puts the worst first across clusters and keeps the rest.
-    rows.sort_by(|x, y| {
-        x.namespace
-            .cmp(&y.namespace)
-            .then_with(|| x.name.cmp(&y.name))
+    // Worst first across clusters; among equals the contexts in the order asked, then
+    // namespace and name, as a single-cluster table.
+    let shown: Vec<String> = summaries.iter().map(|c| fleet::shown(&c.context)).collect();
+    rows.sort_by_cached_key(|r| {
+        let context = r
+            .context
+            .as_ref()
+            .and_then(|c| shown.iter().position(|s| s == c));
+        (
+            std::cmp::Reverse(r.health),
+            context,
+            r.namespace.clone(),
+            r.name.clone(),
+        )
     });
-    let order = |r: &Row| {
-        summaries
-            .iter()
-            .position(|c| r.context.as_deref() == Some(fleet::shown(&c.context).as_str()))
-    };
-    rows.sort_by_key(|r| order(r));
-    rows.sort_by_key(|r| std::cmp::Reverse(r.health));
     let mut out = String::new();
     for n in &notes {
         out.push_str(&format!("note: {}\n", doctor::report::visible::text(n)));
