@@ -129,7 +129,7 @@ _kubectl__cronjob_doctor() {
             return 0
             ;;
         kubectl__subcmd__cronjob_doctor__subcmd__explain)
-            opts="-f -n -o -h -V --file --namespace --output --timeline --max-input-size --now --controller-time-zone --kube-version --color --kubeconfig --context --cluster --user --request-timeout --help --version"
+            opts="-f -n -o -h -V --file --namespace --output --timeline --max-input-size --now --controller-time-zone --kube-version --color --kubeconfig --context --cluster --user --request-timeout --all-contexts --context-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -200,6 +200,10 @@ _kubectl__cronjob_doctor() {
                     return 0
                     ;;
                 --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -605,7 +609,7 @@ _kubectl__cronjob_doctor() {
             return 0
             ;;
         kubectl__subcmd__cronjob_doctor__subcmd__scan)
-            opts="-n -A -o -h -V --namespace --all-namespaces --only-problems --output --timeline --now --controller-time-zone --kube-version --color --kubeconfig --context --cluster --user --request-timeout --help --version"
+            opts="-n -A -o -h -V --namespace --all-namespaces --only-problems --output --timeline --now --controller-time-zone --kube-version --color --kubeconfig --context --cluster --user --request-timeout --all-contexts --context-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -664,6 +668,10 @@ _kubectl__cronjob_doctor() {
                     return 0
                     ;;
                 --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -53,10 +53,12 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 always\t''
 never\t''"
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l kubeconfig -d 'Path to the kubeconfig file. Default: $KUBECONFIG (several files are merged), else ~/.kube/config, else the in-cluster service account' -r -F
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l context -d 'The kubeconfig context to use (default: current-context)' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l context -d 'The kubeconfig context to use (default: current-context). `scan` and `explain` take it more than once to read several clusters into one report' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l cluster -d 'The kubeconfig cluster to use (default: the context\'s)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l user -d 'The kubeconfig user to use (default: the context\'s)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l request-timeout -d 'Give up on a request (retries included) after this long: 30s, 1m, a number of seconds, or 0 for no limit. At most 24h' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l context-timeout -d 'With several contexts: give up on one context after this long (connecting, reading and retries included), so a dead cluster costs at most this: 30s, 1m, or a number of seconds, from 1s to 1h' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l all-contexts -d 'Read every context of the kubeconfig (each with its own credentials, namespace and clock) and report them together; a context that cannot be read is reported, and the exit code is 2'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -s V -l version -d 'Print version'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -s f -l file -d 'Manifests to lint: files, directories (recursively, *.yaml|*.yml|*.json) or `-` (stdin)' -r
@@ -104,12 +106,14 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 always\t''
 never\t''"
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l kubeconfig -d 'Path to the kubeconfig file. Default: $KUBECONFIG (several files are merged), else ~/.kube/config, else the in-cluster service account' -r -F
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l context -d 'The kubeconfig context to use (default: current-context)' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l context -d 'The kubeconfig context to use (default: current-context). `scan` and `explain` take it more than once to read several clusters into one report' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l cluster -d 'The kubeconfig cluster to use (default: the context\'s)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l user -d 'The kubeconfig user to use (default: the context\'s)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l request-timeout -d 'Give up on a request (retries included) after this long: 30s, 1m, a number of seconds, or 0 for no limit. At most 24h' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l context-timeout -d 'With several contexts: give up on one context after this long (connecting, reading and retries included), so a dead cluster costs at most this: 30s, 1m, or a number of seconds, from 1s to 1h' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -s A -l all-namespaces -d 'Scan every namespace'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l only-problems -d 'Only list CronJobs with a warning or an error'
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l all-contexts -d 'Read every context of the kubeconfig (each with its own credentials, namespace and clock) and report them together; a context that cannot be read is reported, and the exit code is 2'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -s V -l version -d 'Print version'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -l job-name -d 'Name of the Job (default: <cronjob>-manual-<5 random characters>, the CronJob part shortened so the whole fits in 63 characters)' -r
@@ -121,7 +125,7 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 client\t'Print the exact requests that would be sent; send nothing'
 server\t'Send the requests with dryRun=All: validated and authorized, nothing is changed'"
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -l kubeconfig -d 'Path to the kubeconfig file. Default: $KUBECONFIG (several files are merged), else ~/.kube/config, else the in-cluster service account' -r -F
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -l context -d 'The kubeconfig context to use (default: current-context)' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -l context -d 'The kubeconfig context to use (default: current-context). `scan` and `explain` take it more than once to read several clusters into one report' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -l cluster -d 'The kubeconfig cluster to use (default: the context\'s)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -l user -d 'The kubeconfig user to use (default: the context\'s)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand trigger" -l request-timeout -d 'Give up on a request (retries included) after this long: 30s, 1m, a number of seconds, or 0 for no limit. At most 24h' -r
@@ -136,7 +140,7 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 client\t'Print the exact requests that would be sent; send nothing'
 server\t'Send the requests with dryRun=All: validated and authorized, nothing is changed'"
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand suspend" -l kubeconfig -d 'Path to the kubeconfig file. Default: $KUBECONFIG (several files are merged), else ~/.kube/config, else the in-cluster service account' -r -F
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand suspend" -l context -d 'The kubeconfig context to use (default: current-context)' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand suspend" -l context -d 'The kubeconfig context to use (default: current-context). `scan` and `explain` take it more than once to read several clusters into one report' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand suspend" -l cluster -d 'The kubeconfig cluster to use (default: the context\'s)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand suspend" -l user -d 'The kubeconfig user to use (default: the context\'s)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand suspend" -l request-timeout -d 'Give up on a request (retries included) after this long: 30s, 1m, a number of seconds, or 0 for no limit. At most 24h' -r
@@ -149,7 +153,7 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 client\t'Print the exact requests that would be sent; send nothing'
 server\t'Send the requests with dryRun=All: validated and authorized, nothing is changed'"
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand unsuspend" -l kubeconfig -d 'Path to the kubeconfig file. Default: $KUBECONFIG (several files are merged), else ~/.kube/config, else the in-cluster service account' -r -F
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand unsuspend" -l context -d 'The kubeconfig context to use (default: current-context)' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand unsuspend" -l context -d 'The kubeconfig context to use (default: current-context). `scan` and `explain` take it more than once to read several clusters into one report' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand unsuspend" -l cluster -d 'The kubeconfig cluster to use (default: the context\'s)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand unsuspend" -l user -d 'The kubeconfig user to use (default: the context\'s)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand unsuspend" -l request-timeout -d 'Give up on a request (retries included) after this long: 30s, 1m, a number of seconds, or 0 for no limit. At most 24h' -r
@@ -171,7 +175,7 @@ json\t'One JSON object per line'"
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -l controller-time-zone -d 'The controller\'s local time zone, used for schedules without spec.timeZone' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -l kube-version -d 'Replay the controller of this Kubernetes version. Default: the server\'s' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -l kubeconfig -d 'Path to the kubeconfig file. Default: $KUBECONFIG (several files are merged), else ~/.kube/config, else the in-cluster service account' -r -F
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -l context -d 'The kubeconfig context to use (default: current-context)' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -l context -d 'The kubeconfig context to use (default: current-context). `scan` and `explain` take it more than once to read several clusters into one report' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -l cluster -d 'The kubeconfig cluster to use (default: the context\'s)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -l user -d 'The kubeconfig user to use (default: the context\'s)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -l request-timeout -d 'Give up on a request (retries included) after this long: 30s, 1m, a number of seconds, or 0 for no limit. At most 24h' -r

@@ -8,7 +8,8 @@
 use clap::Parser;
 
 use crate::cli::ranges::{
-    COUNT_MAX, GRACE_MAX, REQUEST_TIMEOUT_MAX, TIMELINE_MAX, WAIT_TIMEOUT_MAX, bounded_duration,
+    CONTEXT_TIMEOUT_RANGE, COUNT_MAX, GRACE_MAX, REQUEST_TIMEOUT_MAX, TIMELINE_MAX,
+    WAIT_TIMEOUT_MAX, bounded_duration,
 };
 use crate::cli::{Cli, Command};
 
@@ -26,6 +27,8 @@ const SLOTS: &[(&[&str], &str)] = &[
     (&["lint", "-f", "x.yaml"], "--kube-version"),
     (&["monitor", "-A"], "--grace"),
     (&["monitor", "-A"], "--request-timeout"),
+    (&["scan", "--all-contexts"], "--context-timeout"),
+    (&["explain", "cj", "--all-contexts"], "--context-timeout"),
 ];
 
 /// A flag that broke its documented range: the argv and what went wrong.
@@ -83,12 +86,16 @@ fn in_range(cli: &Cli, flag: &str) -> Result<(), String> {
         other => Err(format!("{flag} {text:?} accepted but reads as {other:?}")),
     };
     match (&cli.command, flag) {
-        (Command::Explain(a), "--timeline") | (Command::Explain(a), "--request-timeout") => {
+        (Command::Explain(a), "--timeline")
+        | (Command::Explain(a), "--request-timeout")
+        | (Command::Explain(a), "--context-timeout") => {
             check_timeline(a.timeline)?;
+            check_context_timeout(a.fleet.context_timeout)?;
             duration_ok(&a.kube.request_timeout, REQUEST_TIMEOUT_MAX)
         }
         (Command::Scan(a), _) => {
             check_timeline(a.timeline)?;
+            check_context_timeout(a.fleet.context_timeout)?;
             duration_ok(&a.kube.request_timeout, REQUEST_TIMEOUT_MAX)
         }
         (Command::Next(a), _) => (1..=COUNT_MAX)
@@ -122,6 +129,14 @@ fn in_range(cli: &Cli, flag: &str) -> Result<(), String> {
             "{flag} parsed into an unexpected command: {other:?}"
         )),
     }
+}
+
+fn check_context_timeout(d: std::time::Duration) -> Result<(), String> {
+    let (lo, hi) = CONTEXT_TIMEOUT_RANGE;
+    (lo..=hi)
+        .contains(&d)
+        .then_some(())
+        .ok_or_else(|| format!("--context-timeout {d:?} outside 1s..=1h"))
 }
 
 fn check_timeline(n: usize) -> Result<(), String> {

@@ -156,6 +156,8 @@ pub struct ExplainArgs {
     pub replay: ReplayArgs,
     #[command(flatten)]
     pub kube: KubeArgs,
+    #[command(flatten)]
+    pub fleet: FleetArgs,
 }
 
 /// Limits on reading files (`-f`).
@@ -175,9 +177,10 @@ pub struct KubeArgs {
     /// ~/.kube/config, else the in-cluster service account.
     #[arg(long, value_name = "PATH")]
     pub kubeconfig: Option<std::path::PathBuf>,
-    /// The kubeconfig context to use (default: current-context).
-    #[arg(long, value_name = "NAME")]
-    pub context: Option<String>,
+    /// The kubeconfig context to use (default: current-context). `scan` and `explain` take
+    /// it more than once to read several clusters into one report.
+    #[arg(long, value_name = "NAME", action = clap::ArgAction::Append)]
+    pub context: Vec<String>,
     /// The kubeconfig cluster to use (default: the context's).
     #[arg(long, value_name = "NAME")]
     pub cluster: Option<String>,
@@ -188,6 +191,23 @@ pub struct KubeArgs {
     /// seconds, or 0 for no limit. At most 24h.
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = ranges::request_timeout)]
     pub request_timeout: String,
+}
+
+/// Several clusters in one report (`scan`, `explain`): which contexts, and how long each may
+/// take. Contexts are read side by side, a few at a time.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Cluster")]
+pub struct FleetArgs {
+    /// Read every context of the kubeconfig (each with its own credentials, namespace and
+    /// clock) and report them together; a context that cannot be read is reported, and the
+    /// exit code is 2.
+    #[arg(long, conflicts_with_all = ["context", "cluster", "user"])]
+    pub all_contexts: bool,
+    /// With several contexts: give up on one context after this long (connecting, reading
+    /// and retries included), so a dead cluster costs at most this: 30s, 1m, or a number of
+    /// seconds, from 1s to 1h.
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = ranges::context_timeout)]
+    pub context_timeout: std::time::Duration,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -221,6 +241,8 @@ pub struct ScanArgs {
     pub replay: ReplayArgs,
     #[command(flatten)]
     pub kube: KubeArgs,
+    #[command(flatten)]
+    pub fleet: FleetArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -116,6 +116,26 @@ pub fn grace(s: &str) -> Result<Duration, FlagError> {
         })
 }
 
+/// `--context-timeout`: one context of a fleet, from connecting to its last page. Below a
+/// second nothing could be read; above an hour a dead cluster would hold the report hostage.
+pub const CONTEXT_TIMEOUT_RANGE: (Duration, Duration) =
+    (Duration::from_secs(1), Duration::from_secs(3600));
+
+/// clap value parser for `--context-timeout`: kubectl's duration grammar, 1s to 1h. There is
+/// no "no limit" here (0 is refused): the point of the flag is that every context has one.
+pub fn context_timeout(s: &str) -> Result<Duration, FlagError> {
+    let (lo, hi) = CONTEXT_TIMEOUT_RANGE;
+    let out_of_range = || FlagError(format!("{s:?} is out of range: give 1s to 1h"));
+    match bounded_duration(s, hi, "1h") {
+        Ok(Some(d)) if d >= lo => Ok(d),
+        Ok(_) => Err(out_of_range()),
+        Err(e) if e.0.starts_with("at most") => Err(out_of_range()),
+        Err(e) => Err(FlagError(
+            e.0.replace("expected 0 (no limit), a number", "expected a number"),
+        )),
+    }
+}
+
 /// The longest `monitor --grace`.
 pub const GRACE_MAX: Duration = Duration::from_secs(86_400);
 
@@ -207,6 +227,18 @@ mod tests {
         for bad in ["", "soon", "5x", "1..2s", ".s", "s", "1e9s", "NaN", "inf"] {
             assert!(p(bad).is_err(), "{bad:?} accepted");
         }
+    }
+
+    #[test]
+    fn context_timeouts_are_1s_to_1h_and_never_unlimited() {
+        assert_eq!(context_timeout("30s"), Ok(Duration::from_secs(30)));
+        assert_eq!(context_timeout("1"), Ok(Duration::from_secs(1)));
+        assert_eq!(context_timeout("1h"), Ok(Duration::from_secs(3600)));
+        for bad in ["0", "0s", "999ms", "1h1s", "3601", "-1s", "soon", ""] {
+            assert!(context_timeout(bad).is_err(), "{bad:?} accepted");
+        }
+        assert!(context_timeout("0").unwrap_err().0.contains("1s to 1h"));
+        assert!(!context_timeout("x").unwrap_err().0.contains("no limit"));
     }
 
     #[test]

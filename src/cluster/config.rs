@@ -234,6 +234,43 @@ fn read_kubeconfig(paths: &[PathBuf], explicit: bool) -> Result<Kubeconfig, Stri
     Ok(merged)
 }
 
+/// The one `--context` of a single-cluster connection. Several are a fleet, which only `scan`
+/// and `explain` read (each context through a connection of its own).
+fn one_context(args: &KubeArgs) -> Result<Option<String>, Error> {
+    match args.context.as_slice() {
+        [] => Ok(None),
+        [one] => Ok(Some(one.clone())),
+        many => Err(Error::Usage(format!(
+            "--context was given {} times: only scan and explain read several contexts",
+            many.len()
+        ))),
+    }
+}
+
+/// The context names of the kubeconfig (as kubectl merges it), in file order, and where they
+/// came from: what `--all-contexts` reads. Without a kubeconfig there is nothing to list.
+pub fn context_names(args: &KubeArgs) -> Result<(Vec<String>, String), Error> {
+    let Some((paths, source)) = kubeconfig_paths(args) else {
+        return Err(Error::Input(
+            "--all-contexts reads the contexts of a kubeconfig, and none was found (--kubeconfig, KUBECONFIG, ~/.kube/config)".into(),
+        ));
+    };
+    let kc = read_kubeconfig(&paths, args.kubeconfig.is_some())
+        .map_err(|e| Error::Input(redact_userinfo(&format!("{e} (from {source})"))))?;
+    let mut names: Vec<String> = Vec::new();
+    for c in &kc.contexts {
+        if !names.contains(&c.name) {
+            names.push(c.name.clone());
+        }
+    }
+    if names.is_empty() {
+        return Err(Error::Input(format!(
+            "--all-contexts: the kubeconfig has no contexts (from {source})"
+        )));
+    }
+    Ok((names, source))
+}
+
 /// Build the client configuration. kube's own retry layer is switched off: it retries 15
 /// times with up to 1000 s between attempts, which would freeze a CLI; `http` retries instead,
 /// visibly and within `--request-timeout`, which it enforces around each request; hyper's
@@ -243,15 +280,15 @@ pub async fn load(args: &KubeArgs) -> Result<(kube::Config, Target), Error> {
     let target;
     match kubeconfig_paths(args) {
         Some((paths, source)) => {
+            let chosen = one_context(args)?;
             let kc = read_kubeconfig(&paths, args.kubeconfig.is_some())
                 .map_err(|e| Error::Input(redact_userinfo(&format!("{e} (from {source})"))))?;
-            let context = args
-                .context
+            let context = chosen
                 .clone()
                 .or_else(|| kc.current_context.clone())
                 .unwrap_or_default();
             let opts = KubeConfigOptions {
-                context: args.context.clone(),
+                context: chosen,
                 cluster: args.cluster.clone(),
                 user: args.user.clone(),
             };

@@ -7,6 +7,7 @@ mod convert;
 pub mod diagnose;
 pub mod fetch;
 mod filter;
+pub mod fleet;
 pub mod http;
 pub mod list;
 pub mod objects;

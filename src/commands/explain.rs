@@ -13,6 +13,19 @@ use crate::error::exit;
 use crate::term::{delivered, emit, use_color, width};
 
 pub fn run(a: &ExplainArgs) -> Result<i32, Error> {
+    if let Some(contexts) = cluster::fleet::contexts(&a.kube, &a.fleet)? {
+        if !a.files.is_empty() {
+            return Err(Error::Usage(
+                "-f reads files and --all-contexts or several --context flags read clusters: give one or the other".into(),
+            ));
+        }
+        let Some(name) = a.name.as_deref() else {
+            return Err(Error::Usage(
+                "explain needs the NAME of a CronJob to look for in several contexts".into(),
+            ));
+        };
+        return super::fleet_explain::run(a, name, &contexts);
+    }
     if !a.files.is_empty() && a.output == ReportFormat::Json {
         return offline_json(a);
     }

@@ -3,6 +3,8 @@
 
 pub mod completion;
 pub mod explain;
+mod fleet;
+mod fleet_explain;
 pub mod lint;
 pub mod manpage;
 pub mod monitor;

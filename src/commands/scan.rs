@@ -23,18 +23,21 @@ use crate::term::{emit, use_color};
 
 /// One CronJob's result as the output needs it: its health for the footer and the exit code,
 /// and (unless filtered out) its table row or JSON fragment.
-struct Diagnosed {
-    health: Health,
-    out: Option<Out>,
+pub(super) struct Diagnosed {
+    pub(super) health: Health,
+    pub(super) out: Option<Out>,
 }
 
-enum Out {
+pub(super) enum Out {
     Row(Box<Row>),
     Json(String),
 }
 
 pub fn run(a: &ScanArgs) -> Result<i32, Error> {
     let started = Instant::now();
+    if let Some(contexts) = cluster::fleet::contexts(&a.kube, &a.fleet)? {
+        return super::fleet::scan(a, &contexts, started);
+    }
     let zone = controller_zone(&a.replay.controller_time_zone)?;
     let flag_version = a
         .replay
@@ -208,15 +211,27 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
 
 /// One CronJob's report as it sits inside the report's `cronJobs` array (pretty-printed, two
 /// levels deep). JSON strings never contain a raw newline, so indenting lines is safe.
-fn json_fragment(r: &CronJobReport) -> String {
+pub(super) fn json_fragment(r: &CronJobReport) -> String {
     let text = serde_json::to_string_pretty(r).unwrap_or_else(|_| "{}".into());
     format!("    {}", text.replace('\n', "\n    "))
 }
 
 /// The report JSON from its frame and the CronJob fragments, written piece by piece: the
 /// same bytes as `render::json` on the whole report, without ever holding it all at once.
-fn write_json(out: &mut impl Write, frame: &Report, fragments: &[String]) -> std::io::Result<()> {
-    let head = doctor::render::json::render(frame);
+pub(super) fn write_json(
+    out: &mut impl Write,
+    frame: &Report,
+    fragments: &[String],
+) -> std::io::Result<()> {
+    write_json_around(out, &doctor::render::json::render(frame), fragments)
+}
+
+/// The rendered frame `head` (its `cronJobs` empty) with `fragments` written into it.
+pub(super) fn write_json_around(
+    out: &mut impl Write,
+    head: &str,
+    fragments: &[String],
+) -> std::io::Result<()> {
     const EMPTY: &str = "\"cronJobs\": []";
     match (fragments.is_empty(), head.split_once(EMPTY)) {
         (false, Some((before, after))) => {

@@ -11,6 +11,10 @@ use jiff::Timestamp;
 /// A table row, computed on the worker that diagnosed the CronJob (the report itself is not
 /// kept: at cluster scale the rows are what fits in memory).
 pub struct Row {
+    /// The kubeconfig context the CronJob was read from (fleet scans: the CONTEXT column).
+    pub context: Option<String>,
+    /// That cluster's clock, when it is not the table's: relative times are the cluster's.
+    now: Option<Timestamp>,
     pub namespace: String,
     pub name: String,
     schedule: Option<String>,
@@ -36,6 +40,8 @@ impl Row {
             .iter()
             .filter(|f| f.severity >= Severity::Warning);
         Row {
+            context: None,
+            now: None,
             namespace: shown(&r.namespace),
             name: shown(&r.name),
             schedule: r.schedule.as_deref().map(shown),
@@ -61,6 +67,13 @@ impl Row {
                 None
             },
         }
+    }
+
+    /// The row of a fleet scan: read from `context`, whose API server's clock is `now`.
+    pub fn in_context(mut self, context: &str, now: Timestamp) -> Row {
+        self.context = Some(visible::one_line(context).into_owned());
+        self.now = Some(now);
+        self
     }
 }
 
@@ -127,7 +140,12 @@ pub fn table(rows: &[Row], now: Timestamp, all_ns: bool, wide: bool, color: bool
     } else {
         t.force_no_tty();
     }
+    // Fleet rows carry their context: it is the first thing to know about a row.
+    let contexts = rows.iter().any(|r| r.context.is_some());
     let mut header = vec![];
+    if contexts {
+        header.push("CONTEXT");
+    }
     if all_ns {
         header.push("NAMESPACE");
     }
@@ -152,6 +170,10 @@ pub fn table(rows: &[Row], now: Timestamp, all_ns: bool, wide: bool, color: bool
     let (sched_w, tz_w, status_w) = if wide { (60, 40, 0) } else { (24, 16, 60) };
     for r in rows {
         let mut row: Vec<Cell> = Vec::new();
+        let now = r.now.unwrap_or(now);
+        if contexts {
+            row.push(Cell::new(r.context.as_deref().unwrap_or("-")));
+        }
         if all_ns {
             row.push(Cell::new(&r.namespace));
         }

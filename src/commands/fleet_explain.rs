@@ -1,0 +1,310 @@
+//! `explain NAME --all-contexts` (or `--context A --context B …`): find the CronJob in every
+//! cluster at once and diagnose each copy found, headed by its context, each judged by its own
+//! cluster's clock and controller version. A context that cannot be read is said (stderr, or
+//! `errors[]` in JSON) and makes the exit code 2, but does not hide the others; only when the
+//! CronJob is found nowhere is the command an error.
+
+use std::io::Write;
+
+use doctor::render::{explain, style::Style};
+use doctor::replay::KubeVersion;
+use doctor::report::{self, Health, Options, Report};
+
+use super::fleet::{ContextSummary, context_note, fleet_frame, fragment_in_context};
+use super::report_cmd::version;
+use super::scan::write_json_around;
+use super::{controller_zone, parse_instant};
+use crate::cli::{ExplainArgs, ReportFormat};
+use crate::cluster::fleet::{self, Deadline};
+use crate::cluster::{self, fetch};
+use crate::error::{Error, exit};
+use crate::term::{emit, use_color, width};
+
+/// What one context holds under NAME.
+enum Found {
+    /// The CronJob, diagnosed.
+    Here(Box<Report>),
+    /// Not in the namespace searched; the other namespaces of that cluster that have one.
+    Elsewhere(Vec<String>),
+}
+
+struct ContextResult {
+    summary: ContextSummary,
+    found: Option<Found>,
+}
+
+pub(super) fn run(a: &ExplainArgs, name: &str, contexts: &[String]) -> Result<i32, Error> {
+    if a.output == ReportFormat::Sarif {
+        return Err(Error::Usage(
+            "-o sarif describes files; read several contexts with -o text or -o json".into(),
+        ));
+    }
+    doctor::names::cron_job_name(name).map_err(|e| Error::Usage(e.to_string()))?;
+    if let Some(ns) = &a.namespace {
+        doctor::names::namespace(ns).map_err(|e| Error::Usage(e.to_string()))?;
+    }
+    let zone = controller_zone(&a.replay.controller_time_zone)?;
+    let flag_version = a
+        .replay
+        .kube_version
+        .as_ref()
+        .map(|_| version(&a.replay))
+        .transpose()?;
+    let flag_now = a
+        .replay
+        .now
+        .as_deref()
+        .map(|v| parse_instant("--now", v))
+        .transpose()?;
+    let rt = cluster::runtime()?;
+    let results = fleet::each(contexts, |ctx| {
+        read_context(a, &rt, ctx, name, &zone, flag_version, flag_now)
+    });
+    let results: Vec<ContextResult> = contexts
+        .iter()
+        .zip(results)
+        .map(|(ctx, r)| {
+            r.unwrap_or_else(|e| ContextResult {
+                summary: ContextSummary::failed(ctx, &e),
+                found: None,
+            })
+        })
+        .collect();
+    drop(rt);
+
+    let failed: Vec<&ContextSummary> = results
+        .iter()
+        .map(|r| &r.summary)
+        .filter(|s| s.error.is_some())
+        .collect();
+    let hits: Vec<(&str, &Report)> = results
+        .iter()
+        .filter_map(|r| match &r.found {
+            Some(Found::Here(rep)) => Some((r.summary.context.as_str(), &**rep)),
+            _ => None,
+        })
+        .collect();
+    let code = if !failed.is_empty() {
+        exit::TROUBLE
+    } else if hits
+        .iter()
+        .any(|(_, r)| r.cron_jobs.iter().any(|c| c.health == Health::Error))
+    {
+        exit::FINDINGS
+    } else {
+        exit::OK
+    };
+    if a.output == ReportFormat::Json {
+        // The document is written even when nothing was found: `errors[]` and `contexts[]`
+        // say where it was looked for.
+        let notes: Vec<String> = hits
+            .iter()
+            .flat_map(|(ctx, r)| r.notes.iter().map(|n| context_note(ctx, n)))
+            .collect();
+        let summaries: Vec<ContextSummary> = results.iter().map(|r| r.summary.clone()).collect();
+        let head = fleet_frame(
+            &summaries,
+            notes,
+            &a.replay.controller_time_zone,
+            flag_now,
+            flag_version,
+        );
+        let fragments: Vec<String> = hits
+            .iter()
+            .flat_map(|(ctx, r)| r.cron_jobs.iter().map(|c| fragment_in_context(ctx, c)))
+            .collect();
+        let mut out = std::io::stdout().lock();
+        let _ = write_json_around(&mut out, &head, &fragments);
+        let _ = out.flush();
+        return Ok(if hits.is_empty() { exit::TROUBLE } else { code });
+    }
+    for s in &failed {
+        eprintln!(
+            "error: context {}: {}",
+            fleet::shown(&s.context),
+            s.error.as_deref().unwrap_or("")
+        );
+    }
+    if hits.is_empty() {
+        return Err(nowhere(name, &results));
+    }
+    let o = explain::TextOptions {
+        style: Style {
+            color: use_color(a.replay.color),
+        },
+        width: width(),
+    };
+    let mut out = String::new();
+    let missing: Vec<String> = results
+        .iter()
+        .filter(|r| matches!(r.found, Some(Found::Elsewhere(_))))
+        .map(|r| where_searched(&r.summary))
+        .collect();
+    if !missing.is_empty() {
+        out.push_str(&format!(
+            "note: no CronJob {name} in {}\n",
+            doctor::report::visible::text(&missing.join(", "))
+        ));
+    }
+    // The reports are not needed any more as they are: each is made terminal-safe in place.
+    let mut shown = 0;
+    for r in results {
+        let Some(Found::Here(mut rep)) = r.found else {
+            continue;
+        };
+        if shown > 0 || !missing.is_empty() {
+            out.push('\n');
+        }
+        shown += 1;
+        // Strings from the cluster, with control characters made visible (issue 9).
+        doctor::report::visible::make_visible(&mut rep);
+        out.push_str(&format!(
+            "=== context {} ===\n",
+            fleet::shown(&r.summary.context)
+        ));
+        out.push_str(&explain::render(&rep, o));
+    }
+    emit(&out);
+    Ok(code)
+}
+
+/// `context prod (namespace ops)`.
+fn where_searched(s: &ContextSummary) -> String {
+    format!(
+        "context {} (namespace {})",
+        fleet::shown(&s.context),
+        s.namespace.as_deref().unwrap_or("?")
+    )
+}
+
+/// The error when no context has the CronJob: where it was looked for, where else it is, and
+/// which contexts could not be read at all.
+fn nowhere(name: &str, results: &[ContextResult]) -> Error {
+    let searched: Vec<String> = results
+        .iter()
+        .filter(|r| r.summary.error.is_none())
+        .map(|r| where_searched(&r.summary))
+        .collect();
+    let elsewhere: Vec<String> = results
+        .iter()
+        .filter_map(|r| match &r.found {
+            Some(Found::Elsewhere(ns)) if !ns.is_empty() => Some(format!(
+                "context {} namespace {}",
+                fleet::shown(&r.summary.context),
+                ns.join(", ")
+            )),
+            _ => None,
+        })
+        .collect();
+    let failed: Vec<String> = results
+        .iter()
+        .filter(|r| r.summary.error.is_some())
+        .map(|r| fleet::shown(&r.summary.context))
+        .collect();
+    let mut msg = if searched.is_empty() {
+        format!("no context could be read to look for CronJob {name:?}")
+    } else {
+        format!("no CronJob {name:?} in {}", searched.join(", "))
+    };
+    if !elsewhere.is_empty() {
+        msg.push_str(&format!("; found in {} (pass -n)", elsewhere.join("; ")));
+    }
+    if !failed.is_empty() {
+        msg.push_str(&format!(
+            "; not searched (unreadable, see above): {}",
+            failed.join(", ")
+        ));
+        return Error::Api(msg);
+    }
+    Error::Usage(msg)
+}
+
+/// Connect to one context, look for NAME in its namespace, and diagnose it there at that
+/// cluster's clock and version; within the context's deadline.
+fn read_context(
+    a: &ExplainArgs,
+    rt: &tokio::runtime::Runtime,
+    ctx: &str,
+    name: &str,
+    zone: &jiff::tz::TimeZone,
+    flag_version: Option<KubeVersion>,
+    flag_now: Option<jiff::Timestamp>,
+) -> Result<ContextResult, Error> {
+    let deadline = Deadline::starting_now(a.fleet.context_timeout);
+    let kube = fleet::for_context(&a.kube, ctx);
+    let (ns, server_version, version_note, snapshot, clock) =
+        rt.block_on(fleet::within(ctx, deadline, async {
+            let api = cluster::connect(&kube, false).await?;
+            let ns = a
+                .namespace
+                .clone()
+                .unwrap_or_else(|| api.target.namespace.clone());
+            doctor::names::namespace(&ns).map_err(|e| Error::Input(e.to_string()))?;
+            let (server_version, version_note) = cluster::server_version(&api)
+                .await
+                .map_err(|e| Error::Api(cluster::failure(&api, "GET /version", &e)))?;
+            let snapshot = match fetch::explain(&api, &ns, name).await {
+                Ok(s) => Ok(s),
+                Err(fetch::FetchError::NotFound(_)) => {
+                    // Maybe in another namespace of this cluster; a failure here (a 403 on
+                    // the cluster-wide LIST) just leaves "not found".
+                    let others = if a.namespace.is_none() {
+                        fetch::namespaces_with(&api, name).await.unwrap_or_default()
+                    } else {
+                        Vec::new()
+                    };
+                    Err(others)
+                }
+                Err(fetch::FetchError::Api(what, e)) => {
+                    return Err(Error::Api(cluster::failure(&api, &what, &e)));
+                }
+            };
+            Ok((
+                ns,
+                server_version,
+                version_note,
+                snapshot,
+                cluster::server_now(&api),
+            ))
+        }))?;
+    let version = flag_version
+        .or(server_version)
+        .unwrap_or(KubeVersion::NEWEST);
+    let now = flag_now.unwrap_or(clock.0);
+    let mut summary = ContextSummary {
+        context: ctx.to_string(),
+        namespace: Some(ns),
+        now: Some(now),
+        version: Some(version),
+        cron_jobs: Some(0),
+        error: None,
+    };
+    let mut snapshot = match snapshot {
+        Ok(s) => s,
+        Err(others) => {
+            return Ok(ContextResult {
+                summary,
+                found: Some(Found::Elsewhere(others)),
+            });
+        }
+    };
+    if flag_version.is_none() {
+        snapshot.notes.extend(version_note);
+    }
+    if flag_now.is_none() {
+        snapshot.notes.extend(clock.1);
+    }
+    let opts = Options {
+        now,
+        controller_zone_name: &a.replay.controller_time_zone,
+        controller_zone: zone,
+        version,
+        timeline: a.timeline,
+    };
+    let r = report::build(&snapshot, Vec::new(), &opts);
+    summary.cron_jobs = Some(r.cron_jobs.len());
+    Ok(ContextResult {
+        summary,
+        found: Some(Found::Here(Box::new(r))),
+    })
+}
