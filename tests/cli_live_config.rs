@@ -176,3 +176,40 @@ fn contexts_users_and_merged_kubeconfigs_work_like_kubectl() {
         out.stderr
     );
 }
+
+/// A static token with a control character (pasted into the kubeconfig) is an input error
+/// naming the context, for one context as for a fleet: kube's client would panic on it
+/// (exit 101 with a backtrace), and the token itself is never printed.
+#[test]
+fn a_token_no_header_can_carry_is_an_input_error_not_a_panic() {
+    let dir = std::env::temp_dir().join(format!("cjd-hostile-token-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("config");
+    std::fs::write(
+        &path,
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: \"https://127.0.0.1:1\"}\nusers:\n- name: u\n  user: {token: \"s3cr3t\\u0001tail\"}\ncontexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n",
+    )
+    .unwrap();
+    for args in [
+        &["scan"][..],
+        &["explain", "backup", "-n", "ops"],
+        &["suspend", "backup", "-n", "ops", "--dry-run=server"],
+        &["monitor", "-A"],
+    ] {
+        let mut c = assert_cmd::Command::cargo_bin("kubectl-cronjob_doctor").unwrap();
+        c.args(args).arg("--kubeconfig").arg(&path);
+        let out = run(c);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("context x")
+                && out
+                    .stderr
+                    .contains("token holds characters an HTTP header cannot carry"),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+        assert!(!out.stderr.contains("s3cr3t"), "the token is never printed");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

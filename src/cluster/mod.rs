@@ -46,6 +46,7 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, Error> {
 pub async fn connect(args: &KubeArgs, notices: bool) -> Result<Api, Error> {
     let timeout = config::parse_timeout(&args.request_timeout)?;
     let (cfg, target) = config::load(args).await?;
+    check_token(&cfg, &target)?;
     let client = kube::Client::try_from(cfg).map_err(|e| {
         Error::Input(config::redact_userinfo(&format!(
             "cannot set up a client for {}: {}",
@@ -54,6 +55,23 @@ pub async fn connect(args: &KubeArgs, notices: bool) -> Result<Api, Error> {
         )))
     })?;
     Ok(Api::new(client, target, timeout, notices))
+}
+
+/// A static bearer token must be a valid HTTP header value: kube hands it to a layer that
+/// panics otherwise (a control character pasted into a kubeconfig). Said as an input error
+/// naming the context, never with the token.
+fn check_token(cfg: &kube::Config, target: &config::Target) -> Result<(), Error> {
+    use secrecy::ExposeSecret;
+    let Some(token) = &cfg.auth_info.token else {
+        return Ok(());
+    };
+    match ::http::HeaderValue::from_str(&format!("Bearer {}", token.expose_secret())) {
+        Ok(_) => Ok(()),
+        Err(_) => Err(Error::Input(format!(
+            "cannot set up a client for {}: the user's token holds characters an HTTP header cannot carry (a control character or line break pasted into the kubeconfig?): fix the token there",
+            target.describe(),
+        ))),
+    }
 }
 
 /// The one-paragraph error for a request that failed outright, naming the context, the
