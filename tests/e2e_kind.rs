@@ -1,5 +1,5 @@
 //! Opt-in end-to-end test against a real cluster (kind): our replay next to what the real
-//! CronJob controller did. Runs only when `CRONJOB_DOCTOR_E2E_KUBECONFIG` names a kubeconfig;
+//! CronJob controller did, then `monitor` watching the same namespace. Runs only when `CRONJOB_DOCTOR_E2E_KUBECONFIG` names a kubeconfig;
 //! see docs/e2e.md. It creates a namespace `cjd-e2e-<pid>`, waits for the controller (about
 //! three minutes), and deletes the namespace at the end, also when an assertion fails.
 
@@ -218,6 +218,7 @@ async fn our_replay_matches_the_real_controller() {
     let (v, code) = doctor(&kc, &["explain", "paused", "-n", &ns]);
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["cronJobs"][0]["controller"]["decision"], "suspended");
+    let paused_health = v["cronJobs"][0]["health"].as_str().unwrap().to_string();
 
     let (v, _) = doctor(&kc, &["scan", "-n", &ns]);
     let names: Vec<&str> = v["cronJobs"]
@@ -227,4 +228,99 @@ async fn our_replay_matches_the_real_controller() {
         .map(|c| c["name"].as_str().unwrap())
         .collect();
     assert_eq!(names.len(), 2, "{names:?}");
+
+    // The same cluster, watched: `monitor` exports what `explain` said.
+    let (kc2, ns2) = (kc.clone(), ns.clone());
+    tokio::task::spawn_blocking(move || monitor_agrees(&kc2, &ns2, &paused_health))
+        .await
+        .unwrap();
+}
+
+/// `monitor -n NS --listen` against the cluster: ready once its lists are synced, `hung`'s
+/// forbid-blocked finding and `paused`'s status on /metrics, exit 0 on SIGTERM.
+fn monitor_agrees(kubeconfig: &str, ns: &str, paused_health: &str) {
+    let addr = format!(
+        "127.0.0.1:{}",
+        std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
+    );
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-cronjob_doctor"))
+        .env("KUBECONFIG", kubeconfig)
+        .env("NO_COLOR", "1")
+        .args(["monitor", "-n", ns, "--listen", &addr])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("monitor starts");
+    let mut monitor = KillOnDrop(child);
+    let blocked = format!(
+        r#"cronjob_doctor_finding{{namespace="{ns}",cronjob="hung",rule="forbid-blocked","#
+    );
+    let paused = format!(
+        r#"cronjob_doctor_cronjob_status{{namespace="{ns}",cronjob="paused",status="{paused_health}"}} 1"#
+    );
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let ready = get(&addr, "/readyz").is_some_and(|(code, _)| code == 200);
+        let metrics = get(&addr, "/metrics")
+            .map(|(_, body)| body)
+            .unwrap_or_default();
+        let found = metrics
+            .lines()
+            .any(|l| l.starts_with(&blocked) && l.ends_with("} 1"))
+            && metrics.lines().any(|l| l == paused);
+        if ready && found {
+            break;
+        }
+        if Instant::now() >= deadline || monitor.0.try_wait().unwrap().is_some() {
+            panic!(
+                "monitor: not ready (ready: {ready}) with {blocked}… 1 and {paused} within 60 s:\n{metrics}"
+            );
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let pid = monitor.0.id().to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(st) = monitor.0.try_wait().unwrap() {
+            break st;
+        }
+        assert!(Instant::now() < deadline, "no exit within 10 s of SIGTERM");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0), "monitor after SIGTERM");
+}
+
+/// The monitor is killed if an assertion fails before its SIGTERM.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `GET path` over loopback as HTTP/1.0 (no chunking): (status, body), None while nothing
+/// listens.
+fn get(addr: &str, path: &str) -> Option<(u16, String)> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
+    write!(s, "GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").ok()?;
+    let mut raw = String::new();
+    s.read_to_string(&mut raw).ok()?;
+    let (head, body) = raw.split_once("\r\n\r\n")?;
+    Some((
+        head.split_whitespace().nth(1)?.parse().ok()?,
+        body.to_string(),
+    ))
 }
