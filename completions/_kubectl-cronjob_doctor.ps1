@@ -216,10 +216,10 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-cronjob_doctor' -Script
         'kubectl-cronjob_doctor;monitor' {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace to watch (default: the context''s, else `default`)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace to watch (default: the context''s, else `default`)')
-            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Serve /metrics, /healthz, /readyz and /report on this address (e.g. 0.0.0.0:9090) instead of printing status lines')
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Serve /metrics, /healthz, /readyz and /report on this address (e.g. 0.0.0.0:9090); status lines are then printed only if -o is given')
             [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'How long after a slot''s due time a missing run counts as missed: 0 to 24h')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Format of the status lines printed without --listen')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Format of the status lines printed without --listen')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Format of the status lines on stdout [default: text]. With --listen, giving -o prints them too')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Format of the status lines on stdout [default: text]. With --listen, giving -o prints them too')
             [CompletionResult]::new('--controller-time-zone', '--controller-time-zone', [CompletionResultType]::ParameterName, 'The controller''s local time zone, used for schedules without spec.timeZone')
             [CompletionResult]::new('--kube-version', '--kube-version', [CompletionResultType]::ParameterName, 'Replay the controller of this Kubernetes version. Default: the server''s')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file. Default: $KUBECONFIG (several files are merged), else ~/.kube/config, else the in-cluster service account')

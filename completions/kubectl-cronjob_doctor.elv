@@ -201,10 +201,10 @@ set edit:completion:arg-completer[kubectl-cronjob_doctor] = {|@words|
         &'kubectl-cronjob_doctor;monitor'= {
             cand -n 'Namespace to watch (default: the context''s, else `default`)'
             cand --namespace 'Namespace to watch (default: the context''s, else `default`)'
-            cand --listen 'Serve /metrics, /healthz, /readyz and /report on this address (e.g. 0.0.0.0:9090) instead of printing status lines'
+            cand --listen 'Serve /metrics, /healthz, /readyz and /report on this address (e.g. 0.0.0.0:9090); status lines are then printed only if -o is given'
             cand --grace 'How long after a slot''s due time a missing run counts as missed: 0 to 24h'
-            cand -o 'Format of the status lines printed without --listen'
-            cand --output 'Format of the status lines printed without --listen'
+            cand -o 'Format of the status lines on stdout [default: text]. With --listen, giving -o prints them too'
+            cand --output 'Format of the status lines on stdout [default: text]. With --listen, giving -o prints them too'
             cand --controller-time-zone 'The controller''s local time zone, used for schedules without spec.timeZone'
             cand --kube-version 'Replay the controller of this Kubernetes version. Default: the server''s'
             cand --kubeconfig 'Path to the kubeconfig file. Default: $KUBECONFIG (several files are merged), else ~/.kube/config, else the in-cluster service account'

@@ -168,9 +168,9 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand man" -s h -l help -d 'Print help'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand man" -s V -l version -d 'Print version'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -s n -l namespace -d 'Namespace to watch (default: the context\'s, else `default`)' -r
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -l listen -d 'Serve /metrics, /healthz, /readyz and /report on this address (e.g. 0.0.0.0:9090) instead of printing status lines' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -l listen -d 'Serve /metrics, /healthz, /readyz and /report on this address (e.g. 0.0.0.0:9090); status lines are then printed only if -o is given' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -l grace -d 'How long after a slot\'s due time a missing run counts as missed: 0 to 24h' -r
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -s o -l output -d 'Format of the status lines printed without --listen' -r -f -a "text\t'`TIME NAMESPACE/NAME STATUS: HEADLINE`'
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -s o -l output -d 'Format of the status lines on stdout [default: text]. With --listen, giving -o prints them too' -r -f -a "text\t'`TIME NAMESPACE/NAME STATUS: HEADLINE`'
 json\t'One JSON object per line'"
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -l controller-time-zone -d 'The controller\'s local time zone, used for schedules without spec.timeZone' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -l kube-version -d 'Replay the controller of this Kubernetes version. Default: the server\'s' -r

@@ -494,3 +494,57 @@ fn a_dropped_watch_resumes_and_a_410_relists() {
     let (code, _) = m.terminate();
     assert_eq!(code, Some(0));
 }
+
+/// The first `n` lines of a child's stdout, read on a thread (None: fewer came within 30 s).
+fn first_lines(child: &mut Child, n: usize) -> Option<Vec<String>> {
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        let mut byte = [0u8; 1];
+        while stdout.read(&mut byte).unwrap_or(0) == 1 {
+            text.push(byte[0]);
+            if text.iter().filter(|b| **b == b'\n').count() == n {
+                break;
+            }
+        }
+        String::from_utf8_lossy(&text)
+            .lines()
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    });
+    let start = Instant::now();
+    while !reader.is_finished() && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    reader
+        .is_finished()
+        .then(|| reader.join().unwrap())
+        .filter(|l| l.len() == n)
+}
+
+#[test]
+fn with_listen_status_lines_are_printed_only_when_o_is_given() {
+    let live = examples();
+    // -o json with --listen: the endpoints and the lines.
+    let mut m = Monitor::start(&live, &["-A", "-o", "json"]);
+    m.wait_for("/metrics", Duration::from_secs(30), synced);
+    let lines = first_lines(&mut m.child, 4).expect("4 status lines with --listen -o json");
+    let backup = lines
+        .iter()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|v| v["cronJob"] == "backup")
+        .expect("a line for backup");
+    assert_eq!(backup["status"], "error");
+    let (code, stderr) = m.terminate();
+    assert_eq!(code, Some(0), "{stderr}");
+
+    // --listen alone: stdout stays empty (the endpoints are the interface).
+    let mut m = Monitor::start(&live, &["-A"]);
+    m.wait_for("/metrics", Duration::from_secs(30), synced);
+    let mut stdout = m.child.stdout.take().unwrap();
+    let (code, stderr) = m.terminate();
+    assert_eq!(code, Some(0), "{stderr}");
+    let mut out = String::new();
+    stdout.read_to_string(&mut out).unwrap();
+    assert_eq!(out, "");
+}

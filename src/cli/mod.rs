@@ -328,16 +328,17 @@ pub struct MonitorArgs {
     /// Watch every namespace.
     #[arg(short = 'A', long)]
     pub all_namespaces: bool,
-    /// Serve /metrics, /healthz, /readyz and /report on this address (e.g. 0.0.0.0:9090)
-    /// instead of printing status lines.
+    /// Serve /metrics, /healthz, /readyz and /report on this address (e.g. 0.0.0.0:9090);
+    /// status lines are then printed only if -o is given.
     #[arg(long, value_name = "ADDR")]
     pub listen: Option<std::net::SocketAddr>,
     /// How long after a slot's due time a missing run counts as missed: 0 to 24h.
     #[arg(long, value_name = "DURATION", default_value = "2m", value_parser = ranges::grace)]
     pub grace: std::time::Duration,
-    /// Format of the status lines printed without --listen.
-    #[arg(short = 'o', long, value_enum, default_value_t = MonitorFormat::Text)]
-    pub output: MonitorFormat,
+    /// Format of the status lines on stdout [default: text]. With --listen, giving -o
+    /// prints them too.
+    #[arg(short = 'o', long, value_enum)]
+    pub output: Option<MonitorFormat>,
     /// The controller's local time zone, used for schedules without spec.timeZone.
     #[arg(long, value_name = "TZ", default_value = "UTC")]
     pub controller_time_zone: String,

@@ -9,7 +9,7 @@ use doctor::replay::KubeVersion;
 use tokio::sync::{mpsc, watch};
 
 use super::controller_zone;
-use crate::cli::MonitorArgs;
+use crate::cli::{MonitorArgs, MonitorFormat};
 use crate::cluster::{self, http::Api, watch as watchers};
 use crate::error::{Error, exit};
 use crate::monitor::engine::{self, Output};
@@ -75,11 +75,7 @@ pub fn run(a: &MonitorArgs) -> Result<i32, Error> {
                 }
             });
         }
-        let output = if a.listen.is_some() {
-            Output::Silent
-        } else {
-            Output::Lines(a.output)
-        };
+        let output = lines_output(a.listen.is_some(), a.output);
         tasks.spawn(start(
             api,
             ns,
@@ -101,6 +97,15 @@ pub fn run(a: &MonitorArgs) -> Result<i32, Error> {
     // The watchers' connections are dropped with the runtime, without waiting for them.
     rt.shutdown_background();
     Ok(exit::OK)
+}
+
+/// Status lines on stdout: always without `--listen`; with it only when `-o` asks for them
+/// (the HTTP endpoints are the interface then, and a log of changes is an extra).
+fn lines_output(listen: bool, format: Option<MonitorFormat>) -> Output {
+    match (listen, format) {
+        (true, None) => Output::Silent,
+        (_, f) => Output::Lines(f.unwrap_or(MonitorFormat::Text)),
+    }
 }
 
 /// Read the server's version and clock (retrying until it answers), then run the watchers

@@ -8,6 +8,7 @@ pub mod engine;
 pub mod evaluate;
 pub mod lines;
 pub mod metrics;
+pub mod packed;
 pub mod server;
 pub mod store;
 pub mod timers;

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use doctor::model::{CronJob, Event, Evidence, Job, Pod, Snapshot};
 use doctor::report::index::namespace_of;
 
+use super::packed::Packed;
 use crate::cluster::watch::{Object, Stream};
 
 /// (namespace, name); the namespace as the core reads it (`default` when empty).
@@ -41,9 +42,11 @@ fn pod_slot(stream: Stream) -> usize {
 #[derive(Default)]
 pub struct Store {
     cron_jobs: BTreeMap<Key, CronJob>,
-    jobs: BTreeMap<Key, Job>,
-    pods: [BTreeMap<Key, Pod>; 2],
-    events: BTreeMap<Key, Event>,
+    /// Jobs, Pods and Events are most of what is held: packed, one allocation each
+    /// (`packed`'s header says why), unpacked only into a snapshot or to unindex them.
+    jobs: BTreeMap<Key, Packed<Job>>,
+    pods: [BTreeMap<Key, Packed<Pod>>; 2],
+    events: BTreeMap<Key, Packed<Event>>,
     /// (namespace, any ownerReference name) → Job names.
     jobs_by_owner: HashMap<Key, BTreeSet<String>>,
     /// (namespace, name prefix before `-<digits>`) → Job names.
@@ -160,8 +163,8 @@ impl Store {
                         .or_default()
                         .insert(k.1.clone());
                 }
-                self.jobs.insert(k.clone(), j);
-                touched.extend(self.cron_jobs_of_job(&k));
+                self.jobs.insert(k.clone(), Packed::new(&j));
+                touched.extend(self.cron_jobs_of(&k, Some(&j)));
             }
             Object::Pod(p) => {
                 // Only Pods of Jobs are evidence (as in `scan`).
@@ -173,7 +176,7 @@ impl Store {
                     .entry(key(&k.0, &job))
                     .or_default()
                     .insert((slot, k.1.clone()));
-                self.pods[slot].insert(k.clone(), p);
+                self.pods[slot].insert(k.clone(), Packed::new(&p));
                 touched.extend(self.cron_jobs_of_job(&key(&k.0, &job)));
             }
             Object::Event(e) => {
@@ -186,7 +189,7 @@ impl Store {
                     .entry(about)
                     .or_default()
                     .insert(k.clone());
-                self.events.insert(k, e);
+                self.events.insert(k, Packed::new(&e));
             }
         }
         touched
@@ -223,7 +226,7 @@ impl Store {
             Stream::Jobs => {
                 // The Job's CronJobs are found while it is still indexed.
                 touched.extend(self.cron_jobs_of_job(k));
-                if let Some(j) = self.jobs.remove(k) {
+                if let Some(j) = self.jobs.remove(k).and_then(|j| j.unpack()) {
                     for o in &j.meta.owner_references {
                         unindex(&mut self.jobs_by_owner, &key(&k.0, &o.name), &k.1);
                     }
@@ -234,7 +237,7 @@ impl Store {
             }
             Stream::Pods | Stream::PodsNewLabel => {
                 let slot = pod_slot(stream);
-                if let Some(p) = self.pods[slot].remove(k)
+                if let Some(p) = self.pods[slot].remove(k).and_then(|p| p.unpack())
                     && let Some(job) = p.job_name()
                 {
                     let jk = key(&k.0, job);
@@ -248,7 +251,7 @@ impl Store {
                 }
             }
             Stream::Events => {
-                if let Some(e) = self.events.remove(k) {
+                if let Some(e) = self.events.remove(k).and_then(|e| e.unpack()) {
                     let about = key(event_ns(&e), &e.involved_object.name);
                     touched.extend(self.cron_jobs_about(&about));
                     if let Some(set) = self.events_by_object.get_mut(&about) {
@@ -265,6 +268,12 @@ impl Store {
 
     /// CronJobs whose snapshot holds the Job `k` (the look-ups of [`Store::subset`], reversed).
     fn cron_jobs_of_job(&self, k: &Key) -> BTreeSet<Key> {
+        let job = self.jobs.get(k).and_then(Packed::unpack);
+        self.cron_jobs_of(k, job.as_ref())
+    }
+
+    /// [`Store::cron_jobs_of_job`] for the Job `k` when it is `job` (None: not stored).
+    fn cron_jobs_of(&self, k: &Key, job: Option<&Job>) -> BTreeSet<Key> {
         let mut out = BTreeSet::new();
         let mut add = |name: &str| {
             let c = key(&k.0, name);
@@ -272,7 +281,7 @@ impl Store {
                 out.insert(c);
             }
         };
-        if let Some(j) = self.jobs.get(k) {
+        if let Some(j) = job {
             for o in &j.meta.owner_references {
                 add(&o.name);
             }
@@ -295,7 +304,8 @@ impl Store {
         }
         out.extend(self.cron_jobs_of_job(k));
         for pods in &self.pods {
-            if let Some(job) = pods.get(k).and_then(|p| p.job_name()) {
+            let pod = pods.get(k).and_then(Packed::unpack);
+            if let Some(job) = pod.as_ref().and_then(|p| p.job_name()) {
                 out.extend(self.cron_jobs_of_job(&key(&k.0, job)));
             }
         }
@@ -318,7 +328,7 @@ impl Store {
         }
         let jobs: Vec<Job> = job_names
             .iter()
-            .filter_map(|n| self.jobs.get(&key(ns, n)).cloned())
+            .filter_map(|n| self.jobs.get(&key(ns, n)).and_then(Packed::unpack))
             .collect();
         let mut pod_keys: BTreeSet<(usize, &str)> = BTreeSet::new();
         for j in &jobs {
@@ -333,7 +343,7 @@ impl Store {
         }
         let pods: Vec<Pod> = pod_keys
             .iter()
-            .filter_map(|(slot, n)| self.pods[*slot].get(&key(ns, n)).cloned())
+            .filter_map(|(slot, n)| self.pods[*slot].get(&key(ns, n)).and_then(Packed::unpack))
             .collect();
         let mut event_keys: BTreeSet<&Key> = BTreeSet::new();
         let names = std::iter::once(k.1.as_str())
@@ -344,7 +354,7 @@ impl Store {
         }
         let events = event_keys
             .into_iter()
-            .filter_map(|e| self.events.get(e).cloned())
+            .filter_map(|e| self.events.get(e).and_then(Packed::unpack))
             .collect();
         Some(Snapshot {
             cron_jobs: vec![cj.clone()],
