@@ -189,3 +189,27 @@ fn absent_and_null_fields_are_defaults() {
         Some("abc".into())
     );
 }
+
+/// Converted vectors own exactly their items: collecting in place would keep the wire items'
+/// (bigger) buffer behind each Pod's statuses for as long as the Pod waits to be diagnosed.
+#[test]
+fn converted_vectors_hold_no_wire_sized_buffers() {
+    let live = pod(serde_json::from_str::<wire::Pod>(POD).unwrap());
+    for (len, cap) in [
+        (
+            live.container_statuses.len(),
+            live.container_statuses.capacity(),
+        ),
+        (live.conditions.len(), live.conditions.capacity()),
+        (
+            live.meta.owner_references.len(),
+            live.meta.owner_references.capacity(),
+        ),
+    ] {
+        assert!(len > 0);
+        assert_eq!(cap, len);
+    }
+    let j = job(serde_json::from_str::<wire::Job>(JOB).unwrap());
+    assert!(!j.status.conditions.is_empty());
+    assert_eq!(j.status.conditions.capacity(), j.status.conditions.len());
+}

@@ -167,7 +167,11 @@ async fn stream<W, M>(
                 if let Some(last) = items.last() {
                     frontier = Some(last.listed_namespace().to_string());
                 }
-                let kept: Vec<M> = items.into_iter().filter_map(convert).collect();
+                // Not `collect()`: that would keep the wire page's buffer (500 wire items'
+                // worth) behind the few model items an Events page keeps, until diagnosed.
+                let mut kept: Vec<M> = Vec::with_capacity(items.len());
+                kept.extend(items.into_iter().filter_map(convert));
+                kept.shrink_to_fit();
                 Msg::Page(from, wrap(kept), frontier.clone(), ordered)
             }
             Ok(None) => Msg::Done(from),

@@ -46,6 +46,7 @@ mod estimate;
 mod gotime;
 mod output;
 mod reconcile;
+pub mod slot_memo;
 mod slots;
 mod sync;
 mod v1;

@@ -47,7 +47,8 @@ pub fn find(ctx: &Context) -> Option<Scenario> {
         return None; // v1 walks every slot: its choice is always exact
     }
     let eff = ctx.replay.effective()?;
-    let slots = eff.next_times(ctx.now, SAMPLE);
+    // Shared across CronJobs with this schedule (the same sample for each: see slot_memo).
+    let slots = crate::replay::slot_memo::next_times(eff, ctx.now, SAMPLE);
     if slots.len() < 4 {
         return None;
     }

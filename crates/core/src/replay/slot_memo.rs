@@ -1,0 +1,131 @@
+//! Upcoming activations shared across CronJobs: a per-thread memo of `next_times(after,
+//! count)` keyed by the formatted schedule, the controller's zone and the arguments.
+//!
+//! Why: the missed-slot scenario search (`rules::runtime::scenario`) samples the next 400
+//! activations after "now" for every CronJob, and again in every re-check of a fix plan. A
+//! cluster holds a few hundred distinct schedules over thousands of CronJobs and "now" is one
+//! instant per run, so at `scan -A` scale (10,000 CronJobs) that sampling was the largest
+//! single cost of the diagnosis (robfig `Next` with Go's zone arithmetic, 400 times each).
+//! The answer is a pure function of the key: `formatted` alone determines the parsed schedule.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+
+use super::slots::EffectiveSchedule;
+
+/// Entries kept per thread before the memo starts afresh (bounds a pathological cluster).
+const CAPACITY: usize = 4096;
+
+type Key = (String, String, Timestamp, usize);
+
+struct Entry {
+    zone: TimeZone,
+    times: Rc<[Timestamp]>,
+}
+
+thread_local! {
+    static MEMO: RefCell<HashMap<Key, Entry>> = RefCell::new(HashMap::new());
+    static BYPASS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Run `f` with the memo bypassed on this thread (every answer computed afresh): the tests
+/// compare both paths.
+pub fn bypassed<R>(f: impl FnOnce() -> R) -> R {
+    let before = BYPASS.with(|b| b.replace(true));
+    let r = f();
+    BYPASS.with(|b| b.set(before));
+    r
+}
+
+/// `eff.next_times(after, count)`, computed once per thread for each key.
+pub(crate) fn next_times(
+    eff: &EffectiveSchedule,
+    after: Timestamp,
+    count: usize,
+) -> Rc<[Timestamp]> {
+    // A zone without an IANA name (a fixed offset, a POSIX TZ string) has no cheap key.
+    let Some(zone_name) = eff.controller_zone.iana_name() else {
+        return eff.next_times(after, count).into();
+    };
+    if BYPASS.with(Cell::get) {
+        return eff.next_times(after, count).into();
+    }
+    let key: Key = (eff.formatted.clone(), zone_name.to_string(), after, count);
+    let hit = MEMO.with(|m| {
+        m.borrow()
+            .get(&key)
+            .filter(|e| e.zone == eff.controller_zone)
+            .map(|e| e.times.clone())
+    });
+    if let Some(times) = hit {
+        return times;
+    }
+    let times: Rc<[Timestamp]> = eff.next_times(after, count).into();
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= CAPACITY {
+            m.clear();
+        }
+        m.insert(
+            key,
+            Entry {
+                zone: eff.controller_zone.clone(),
+                times: times.clone(),
+            },
+        );
+    });
+    times
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::CronJob;
+    use crate::replay::KubeVersion;
+
+    fn effective(schedule: &str, time_zone: Option<&str>, local: &str) -> EffectiveSchedule {
+        let mut cj = CronJob::default();
+        cj.spec.schedule = Some(schedule.into());
+        cj.spec.time_zone = time_zone.map(str::to_string);
+        let zone = jiff::tz::TimeZone::get(local).unwrap();
+        EffectiveSchedule::for_cron_job(&cj, KubeVersion::NEWEST, &zone).unwrap()
+    }
+
+    #[test]
+    fn memoised_times_are_the_computed_ones() {
+        let now: Timestamp = "2026-03-07T12:00:00Z".parse().unwrap();
+        let cases = [
+            ("30 2 * * *", None, "America/New_York"),
+            ("30 2 * * *", None, "UTC"),
+            ("30 2 * * *", Some("Europe/Berlin"), "UTC"),
+            ("0 9 * * 1-5", None, "Australia/Lord_Howe"),
+            ("TZ=Pacific/Chatham 45 2 * * *", None, "UTC"),
+            ("@every 90m", None, "UTC"),
+            ("0 0 30 2 *", None, "UTC"),
+        ];
+        // Twice over: the second pass is answered from the memo, and every answer must be
+        // what a fresh computation gives for that schedule and zone (never another's).
+        for _ in 0..2 {
+            for (schedule, tz, local) in cases {
+                let eff = effective(schedule, tz, local);
+                for (after, count) in [
+                    (now, 400),
+                    (now, 3),
+                    ("2026-10-31T00:00:00Z".parse().unwrap(), 400),
+                ] {
+                    let fresh = bypassed(|| next_times(&eff, after, count));
+                    assert_eq!(&*fresh, eff.next_times(after, count).as_slice());
+                    assert_eq!(
+                        &*next_times(&eff, after, count),
+                        &*fresh,
+                        "{schedule} {tz:?} in {local} after {after} ×{count}"
+                    );
+                }
+            }
+        }
+    }
+}
