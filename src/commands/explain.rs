@@ -4,8 +4,7 @@
 use doctor::render::{explain, sarif, style::Style};
 use doctor::report::{self, Health, Options, Report};
 
-use super::report_cmd::{evaluate, not_found, prepare, version};
-use super::{controller_zone, parse_instant};
+use super::report_cmd::{LiveReplayFlags, evaluate, live_replay_flags, not_found, prepare};
 use crate::cli::{ExplainArgs, ReportFormat};
 use crate::cluster::{self, fetch};
 use crate::error::Error;
@@ -167,19 +166,11 @@ fn live(a: &ExplainArgs) -> Result<Report, Error> {
     // Flags and names are checked before any request, so a typo never waits on the network
     // and nothing hostile reaches a request path.
     doctor::names::cron_job_name(name).map_err(|e| Error::Usage(e.to_string()))?;
-    let zone = controller_zone(&a.replay.controller_time_zone)?;
-    let flag_version = a
-        .replay
-        .kube_version
-        .as_ref()
-        .map(|_| version(&a.replay))
-        .transpose()?;
-    let flag_now = a
-        .replay
-        .now
-        .as_deref()
-        .map(|v| parse_instant("--now", v))
-        .transpose()?;
+    let LiveReplayFlags {
+        zone,
+        version: flag_version,
+        now: flag_now,
+    } = live_replay_flags(&a.replay)?;
     let rt = cluster::runtime()?;
     let notices = a.output == ReportFormat::Text;
     let (snapshot, server_version, version_note, now) = rt.block_on(async {

@@ -16,9 +16,8 @@ use doctor::report::{CronJobReport, Health, Options, Report};
 use jiff::Timestamp;
 use serde_json::{Value, json};
 
-use super::report_cmd::version;
+use super::report_cmd::{LiveReplayFlags, live_replay_flags};
 use super::scan::{Diagnosed, Out, json_fragment, write_json_around};
-use super::{controller_zone, parse_instant};
 use crate::cli::{ScanArgs, ScanFormat};
 use crate::cluster::fleet::{self, Deadline};
 use crate::cluster::progress::Progress;
@@ -87,19 +86,11 @@ struct Shared<'a> {
 }
 
 pub(super) fn scan(a: &ScanArgs, contexts: &[String], started: Instant) -> Result<i32, Error> {
-    let zone = controller_zone(&a.replay.controller_time_zone)?;
-    let flag_version = a
-        .replay
-        .kube_version
-        .as_ref()
-        .map(|_| version(&a.replay))
-        .transpose()?;
-    let flag_now = a
-        .replay
-        .now
-        .as_deref()
-        .map(|v| parse_instant("--now", v))
-        .transpose()?;
+    let LiveReplayFlags {
+        zone,
+        version: flag_version,
+        now: flag_now,
+    } = live_replay_flags(&a.replay)?;
     // A bad -n is one usage error, not the same failure once per context.
     if let Some(ns) = &a.namespace {
         doctor::names::namespace(ns).map_err(|e| Error::Usage(e.to_string()))?;

@@ -11,9 +11,8 @@ use doctor::replay::KubeVersion;
 use doctor::report::{self, Health, Options, Report};
 
 use super::fleet::{ContextSummary, context_note, fleet_frame, fragment_in_context};
-use super::report_cmd::version;
+use super::report_cmd::{LiveReplayFlags, live_replay_flags};
 use super::scan::write_json_around;
-use super::{controller_zone, parse_instant};
 use crate::cli::{ExplainArgs, ReportFormat};
 use crate::cluster::fleet::{self, Deadline};
 use crate::cluster::{self, fetch};
@@ -43,19 +42,11 @@ pub(super) fn run(a: &ExplainArgs, name: &str, contexts: &[String]) -> Result<i3
     if let Some(ns) = &a.namespace {
         doctor::names::namespace(ns).map_err(|e| Error::Usage(e.to_string()))?;
     }
-    let zone = controller_zone(&a.replay.controller_time_zone)?;
-    let flag_version = a
-        .replay
-        .kube_version
-        .as_ref()
-        .map(|_| version(&a.replay))
-        .transpose()?;
-    let flag_now = a
-        .replay
-        .now
-        .as_deref()
-        .map(|v| parse_instant("--now", v))
-        .transpose()?;
+    let LiveReplayFlags {
+        zone,
+        version: flag_version,
+        now: flag_now,
+    } = live_replay_flags(&a.replay)?;
     let rt = cluster::runtime()?;
     let results = fleet::each(contexts, |ctx| {
         read_context(a, &rt, ctx, name, &zone, flag_version, flag_now)

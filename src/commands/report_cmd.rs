@@ -88,6 +88,30 @@ pub fn version(args: &ReplayArgs) -> Result<KubeVersion, Error> {
     }
 }
 
+/// The replay flags of a live command, checked before any request: the controller's zone,
+/// the `--kube-version` given (None: the server's), the `--now` given (None: the server's).
+pub struct LiveReplayFlags {
+    pub zone: jiff::tz::TimeZone,
+    pub version: Option<KubeVersion>,
+    pub now: Option<jiff::Timestamp>,
+}
+
+pub fn live_replay_flags(args: &ReplayArgs) -> Result<LiveReplayFlags, Error> {
+    Ok(LiveReplayFlags {
+        zone: super::controller_zone(&args.controller_time_zone)?,
+        version: args
+            .kube_version
+            .as_ref()
+            .map(|_| version(args))
+            .transpose()?,
+        now: args
+            .now
+            .as_deref()
+            .map(|v| super::parse_instant("--now", v))
+            .transpose()?,
+    })
+}
+
 /// Load `files`, keep CronJobs matching `name`/`namespace`, and evaluate them.
 pub fn evaluate(
     files: &[String],

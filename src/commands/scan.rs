@@ -10,8 +10,7 @@ use std::time::Instant;
 use doctor::model::CronJob;
 use doctor::report::{CronJobReport, Health, Options, Report};
 
-use super::report_cmd::version;
-use super::{controller_zone, parse_instant};
+use super::report_cmd::{LiveReplayFlags, live_replay_flags};
 use crate::cli::{ScanArgs, ScanFormat};
 use crate::cluster::progress::Progress;
 use crate::cluster::{self, diagnose};
@@ -38,19 +37,11 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
     if let Some(contexts) = cluster::fleet::contexts(&a.kube, &a.fleet)? {
         return super::fleet::scan(a, &contexts, started);
     }
-    let zone = controller_zone(&a.replay.controller_time_zone)?;
-    let flag_version = a
-        .replay
-        .kube_version
-        .as_ref()
-        .map(|_| version(&a.replay))
-        .transpose()?;
-    let flag_now = a
-        .replay
-        .now
-        .as_deref()
-        .map(|v| parse_instant("--now", v))
-        .transpose()?;
+    let LiveReplayFlags {
+        zone,
+        version: flag_version,
+        now: flag_now,
+    } = live_replay_flags(&a.replay)?;
     let text = a.output != ScanFormat::Json;
 
     let listed = Arc::new(Progress::default());
