@@ -145,34 +145,35 @@ fn roots_named(after_root: &str) -> Vec<String> {
 /// Edges `from -> to` of one file's text.
 fn references(module: &str, depth: usize, text: &str, tops: &BTreeSet<String>) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    for line in text.lines() {
-        let code = code_of(line);
-        for (i, _) in code.match_indices("crate::") {
-            // `kubectl_cronjob_doctor::…` or `$crate::` are not ours to resolve.
-            let before = code[..i].chars().last();
-            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$') {
-                continue;
-            }
-            out.extend(roots_named(&code[i + "crate::".len()..]));
+    // One text, comments dropped: rustfmt breaks a long `use crate::{…}` group over several
+    // lines, and its items must still be read as the group's.
+    let code: String = text.lines().map(|l| format!("{}\n", code_of(l))).collect();
+    let code = code.as_str();
+    for (i, _) in code.match_indices("crate::") {
+        // `kubectl_cronjob_doctor::…` or `$crate::` are not ours to resolve.
+        let before = code[..i].chars().last();
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$') {
+            continue;
         }
-        for (i, _) in code.match_indices("super::") {
-            let before = code[..i].chars().last();
-            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
-                continue; // the second `super::` of a `super::super::` chain
-            }
-            let mut rest = &code[i..];
-            let mut climbs = 0;
-            while let Some(r) = rest.strip_prefix("super::") {
-                climbs += 1;
-                rest = r;
-            }
-            // Climbing out of the file's top-level module lands at the crate root. (Inside an
-            // inline `mod tests` one more `super` is needed; such a path names the module
-            // itself or one of its items, never another top-level module, so the check on
-            // `tops` below keeps it out.)
-            if climbs >= depth {
-                out.extend(roots_named(rest));
-            }
+        out.extend(roots_named(&code[i + "crate::".len()..]));
+    }
+    for (i, _) in code.match_indices("super::") {
+        let before = code[..i].chars().last();
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
+            continue; // the second `super::` of a `super::super::` chain
+        }
+        let mut rest = &code[i..];
+        let mut climbs = 0;
+        while let Some(r) = rest.strip_prefix("super::") {
+            climbs += 1;
+            rest = r;
+        }
+        // Climbing out of the file's top-level module lands at the crate root. (Inside an
+        // inline `mod tests` one more `super` is needed; such a path names the module
+        // itself or one of its items, never another top-level module, so the check on
+        // `tops` below keeps it out.)
+        if climbs >= depth {
+            out.extend(roots_named(rest));
         }
     }
     out.retain(|m| m != module && tops.contains(m));
@@ -300,6 +301,17 @@ fn the_graph_reader_sees_every_kind_of_reference() {
         refs,
         ["b", "c", "d", "e"].iter().map(|s| s.to_string()).collect()
     );
+    // A group rustfmt broke over lines, `pub(crate) use`, a nested group.
+    let text = "pub(crate) use crate::{\n    b::x,\n    // e,\n    c::{y, z},\n};\n";
+    assert_eq!(
+        references("a", 1, text, &tops),
+        ["b", "c"].iter().map(|s| s.to_string()).collect()
+    );
+    let text = "pub(crate) use super::super::{\n    d,\n    e::f,\n};\n";
+    assert_eq!(
+        references("a", 2, text, &tops),
+        ["d", "e"].iter().map(|s| s.to_string()).collect()
+    );
     // From a top-level file, one `super::` reaches the root.
     let refs = references("a", 1, "use super::b;\nmod tests { use super::*; }", &tops);
     assert_eq!(refs, ["b"].iter().map(|s| s.to_string()).collect());
@@ -309,4 +321,31 @@ fn the_graph_reader_sees_every_kind_of_reference() {
     assert_eq!(find_cycle(&g), None);
     g.entry("c".into()).or_default().insert("a".into());
     assert_eq!(find_cycle(&g).unwrap().join(" -> "), "a -> b -> c -> a");
+}
+
+/// The whole check on a scratch crate: a back-import written the way rustfmt writes a long
+/// group (`b/c.rs` -> `a` over several lines) closes a cycle with `a.rs` -> `b`, and is found.
+#[test]
+fn a_back_import_in_a_scratch_crate_is_a_cycle() {
+    let src = std::env::temp_dir().join(format!("cjd-arch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&src);
+    std::fs::create_dir_all(src.join("b")).unwrap();
+    let write = |p: &str, t: &str| std::fs::write(src.join(p), t).unwrap();
+    write("lib.rs", "mod a;\nmod b;\n");
+    write("a.rs", "use crate::b::c::item;\n");
+    write("b/mod.rs", "pub mod c;\n");
+    write("b/c.rs", "pub fn item() {}\n");
+    let acyclic = module_graph(&src);
+    write(
+        "b/c.rs",
+        "pub(crate) use super::super::{\n    a::thing,\n    // nothing\n};\npub fn item() {}\n",
+    );
+    let cyclic = module_graph(&src);
+    let _ = std::fs::remove_dir_all(&src);
+    assert_eq!(find_cycle(&acyclic), None, "{acyclic:?}");
+    assert_eq!(
+        find_cycle(&cyclic).map(|c| c.join(" -> ")).as_deref(),
+        Some("a -> b -> a"),
+        "{cyclic:?}"
+    );
 }
