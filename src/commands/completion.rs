@@ -242,10 +242,14 @@ fn first_line(s: Option<String>) -> String {
 }
 
 /// `--kubeconfig=…`, `--context=…`, `--namespace=…` from the values given, for kubectl.
+/// Several `--context` (a fleet) complete from the first one named: kubectl reads one
+/// context, and given several it would silently take the last.
 fn kubectl_flags(w: &Walk) -> Vec<String> {
     let mut flags = Vec::new();
+    let mut context_given = false;
     for (id, v) in &w.values {
         match id.as_str() {
+            "context" if std::mem::replace(&mut context_given, true) => {}
             "kubeconfig" | "context" | "cluster" | "user" | "namespace" => {
                 flags.push(format!("--{id}={v}"))
             }
@@ -530,6 +534,9 @@ mod tests {
         assert_eq!(names, ["default", "ops"]);
         assert_eq!(calls, ["kubectl namespaces [\"--context=prod\"]"]);
         assert_eq!(ask(&["explain", "--context", "st"]).0, ["staging"]);
+        // A fleet: names of the first context named, not two --context for kubectl.
+        let (_, _, calls) = ask(&["explain", "--context", "prod", "--context", "staging", ""]);
+        assert_eq!(calls, ["kubectl cronjobs.batch [\"--context=prod\"]"]);
     }
 
     #[test]
