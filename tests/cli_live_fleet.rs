@@ -57,6 +57,15 @@ fn staging() -> Member {
     ))
 }
 
+/// The usual fleet: two clusters up (with different clocks) and one down.
+fn prod_staging_dead() -> Fleet {
+    fleet(vec![
+        ("prod", prod()),
+        ("staging", staging()),
+        ("dead", Member::Down),
+    ])
+}
+
 /// A server that answers every request only after `latency`.
 fn slow(latency: Duration) -> Member {
     Member::Up(
@@ -151,11 +160,7 @@ fn stable(text: &str) -> String {
 
 #[test]
 fn the_table_has_a_context_column_worst_first_across_clusters_and_a_dead_cluster_is_said() {
-    let f = fleet(vec![
-        ("prod", prod()),
-        ("staging", staging()),
-        ("dead", Member::Down),
-    ]);
+    let f = prod_staging_dead();
     let out = f.run(&[
         "scan",
         "-A",
@@ -345,7 +350,11 @@ fn a_dead_and_a_slow_cluster_cost_their_timeout_not_the_sum() {
     assert_eq!(failed, ["slow-a", "slow-b", "dead"]);
     for e in v["errors"].as_array().unwrap().iter().take(2) {
         let m = e["message"].as_str().unwrap();
-        assert!(m.contains("within 3s (--context-timeout)"), "{m}");
+        // The entry names the context; the message does not say it again.
+        assert!(
+            m.starts_with("no complete answer within 3s (--context-timeout)"),
+            "{m}"
+        );
     }
     // prod was still read in full.
     assert_eq!(v["contexts"][0]["cronJobs"], 2);
@@ -356,11 +365,7 @@ fn a_dead_and_a_slow_cluster_cost_their_timeout_not_the_sum() {
 
 #[test]
 fn explain_finds_the_cronjob_in_every_context_that_has_it() {
-    let f = fleet(vec![
-        ("prod", prod()),
-        ("staging", staging()),
-        ("dead", Member::Down),
-    ]);
+    let f = prod_staging_dead();
     // invoices is in finance in both clusters: each copy diagnosed, headed by its context.
     let out = f.run(&[
         "explain",
@@ -454,6 +459,24 @@ fn explain_finds_the_cronjob_in_every_context_that_has_it() {
     let err = flat(&out.stderr);
     assert!(
         err.contains("no CronJob \"backup\" in context prod (namespace default), context staging (namespace default)"),
+        "{err}"
+    );
+    assert!(err.contains("found in context prod namespace ops"), "{err}");
+    // JSON: the document (where it was looked for), and why it is an error on stderr.
+    let (v, out) = f.json(&[
+        "explain",
+        "backup",
+        "--context",
+        "prod",
+        "--context",
+        "staging",
+    ]);
+    assert_eq!(out.code, 2);
+    assert_eq!(v["cronJobs"], serde_json::json!([]));
+    assert_eq!(v["errors"], serde_json::json!([]));
+    let err = flat(&out.stderr);
+    assert!(
+        err.starts_with("error: no CronJob \"backup\" in context prod"),
         "{err}"
     );
     assert!(err.contains("found in context prod namespace ops"), "{err}");
@@ -607,4 +630,134 @@ fn a_context_with_a_token_no_header_can_carry_does_not_end_the_report() {
         "{v}"
     );
     assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+}
+
+#[test]
+fn no_credential_of_any_context_is_printed_and_a_bad_kubeconfig_namespace_names_its_context() {
+    // dead: a server URL with a password in it, on a closed port; badns: a namespace in the
+    // kubeconfig that no request may carry. Every context has a token. Whatever goes wrong,
+    // no token and no password reaches stdout, stderr or the JSON.
+    let Member::Up(s) = staging() else {
+        unreachable!()
+    };
+    let url = s.url();
+    let dead = closed_port_url().replace("http://", "http://admin:PW-S3cret@");
+    let dir = std::env::temp_dir().join(format!("cjd-fleet-secrets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kubeconfig = dir.join("kubeconfig");
+    let ctx = |name, server, namespace, token| KubeContext {
+        name,
+        server,
+        namespace,
+        token,
+        ca_pem: None,
+    };
+    std::fs::write(
+        &kubeconfig,
+        kubeconfig_yaml(
+            &[
+                ctx("good", &url, Some("finance"), "TOKEN-GOOD-SECRET"),
+                ctx("dead", &dead, None, "TOKEN-DEAD-SECRET"),
+                ctx("badns", &url, Some("Bad/NS\u{1b}[2J"), "TOKEN-BADNS-SECRET"),
+            ],
+            "good",
+        ),
+    )
+    .unwrap();
+    let with_kubeconfig = |args: &[&str]| {
+        let mut c = doctor();
+        c.env("KUBECONFIG", &kubeconfig).args(args);
+        run(c)
+    };
+    let outs = [
+        with_kubeconfig(&["scan", "--all-contexts", "--context-timeout", "10s"]),
+        with_kubeconfig(&[
+            "scan",
+            "--all-contexts",
+            "--context-timeout",
+            "10s",
+            "-o",
+            "json",
+        ]),
+        with_kubeconfig(&[
+            "explain",
+            "invoices",
+            "--all-contexts",
+            "--context-timeout",
+            "10s",
+        ]),
+        with_kubeconfig(&[
+            "explain",
+            "invoices",
+            "--all-contexts",
+            "--context-timeout",
+            "10s",
+            "-o",
+            "json",
+        ]),
+        with_kubeconfig(&["scan", "--context", "dead"]),
+        with_kubeconfig(&["scan", "--context", "badns"]),
+    ];
+    let _ = std::fs::remove_dir_all(&dir);
+    for out in &outs {
+        assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+        for text in [&out.stdout, &out.stderr] {
+            for secret in ["SECRET", "PW-S3cret", "\u{1b}"] {
+                assert!(!text.contains(secret), "{secret:?} in {text}");
+            }
+        }
+    }
+    let v: Value = serde_json::from_str(&outs[1].stdout).unwrap();
+    assert_eq!(v["cronJobs"][0]["context"], "good");
+    let failed: Vec<&str> = v["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["context"].as_str().unwrap())
+        .collect();
+    assert_eq!(failed, ["dead", "badns"]);
+    let dead_msg = v["errors"][0]["message"].as_str().unwrap();
+    assert!(
+        dead_msg.contains("http://REDACTED@127.0.0.1:"),
+        "{dead_msg}"
+    );
+    let badns_msg = v["errors"][1]["message"].as_str().unwrap();
+    assert!(
+        badns_msg.starts_with("the namespace of context badns (from KUBECONFIG="),
+        "{badns_msg}"
+    );
+    assert!(
+        flat(&outs[5].stderr).contains("error: the namespace of context badns (from KUBECONFIG="),
+        "{}",
+        outs[5].stderr
+    );
+}
+
+#[test]
+fn a_context_name_with_a_line_break_cannot_forge_a_line_of_a_single_cluster_error() {
+    let evil = "prod\nerror: forged";
+    let f = fleet(vec![(evil, staging())]);
+    let out = f.run(&["explain", "nope", "-n", "finance", "--context", evil]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("(context prod\\nerror: forged)"),
+        "{}",
+        out.stderr
+    );
+    // In a fleet too: its notes (a skewed clock) and errors name it on one line.
+    let f = fleet(vec![(evil, staging()), ("dead", Member::Down)]);
+    let out = f.run(&["scan", "-n", "finance", "--all-contexts"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("note: context prod\\nerror: forged: "),
+        "{}",
+        out.stdout
+    );
+    for text in [&out.stdout, &out.stderr] {
+        assert!(
+            !text.lines().any(|l| l.starts_with("error: forged")),
+            "{text}"
+        );
+    }
 }

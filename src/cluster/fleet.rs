@@ -51,7 +51,8 @@ pub fn for_context(kube: &KubeArgs, name: &str) -> KubeArgs {
 /// `work(context)` for every context, at most [`PARALLEL_CONTEXTS`] at once, each on a thread
 /// of its own (the diagnosis after a read is CPU work); the results in the order of
 /// `contexts`. A context whose work panics (a client library refusing a hostile kubeconfig
-/// entry with a panic) is an error of that context, not the end of the report.
+/// entry with a panic) is an error of that context, not the end of the report. Errors do not
+/// name their context: the report says whose they are.
 pub fn each<T: Send>(
     contexts: &[String],
     work: impl Fn(&str) -> Result<T, Error> + Sync,
@@ -72,10 +73,9 @@ pub fn each<T: Send>(
                     let Some(name) = contexts.get(i) else { return };
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(name)))
                         .unwrap_or_else(|_| {
-                            Err(Error::System(format!(
-                                "context {}: the Kubernetes client failed unexpectedly (see the panic message above); check this context's entry in the kubeconfig",
-                                shown(name)
-                            )))
+                            Err(Error::System(
+                                "the Kubernetes client failed unexpectedly (see the panic message above); check this context's entry in the kubeconfig".into(),
+                            ))
                         });
                     *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
                 }
@@ -108,8 +108,8 @@ impl Deadline {
 
 /// `fut` (one step of a context's reads), given up on at the context's deadline: dropping it
 /// cancels every request in flight, so a cluster that never answers costs exactly its timeout.
+/// The error does not name the context: the report puts each context's error under its name.
 pub async fn within<T>(
-    context: &str,
     deadline: Deadline,
     fut: impl Future<Output = Result<T, Error>>,
 ) -> Result<T, Error> {
@@ -117,7 +117,7 @@ pub async fn within<T>(
     match tokio::time::timeout_at(deadline.at.into(), fut).await {
         Ok(r) => r,
         Err(_) => Err(Error::Api(format!(
-            "context {context}: no complete answer within {} (--context-timeout); the cluster is down, unreachable or slow",
+            "no complete answer within {} (--context-timeout); the cluster is down, unreachable or slow",
             human(timeout)
         ))),
     }
@@ -183,7 +183,11 @@ mod tests {
             Ok(n.len())
         });
         assert_eq!(out[0], Ok(1));
-        assert!(matches!(&out[1], Err(Error::System(m)) if m.starts_with("context boom: ")));
+        assert!(
+            matches!(&out[1], Err(Error::System(m)) if m.starts_with("the Kubernetes client failed")),
+            "{:?}",
+            out[1]
+        );
         assert_eq!(out[2], Ok(1));
     }
 

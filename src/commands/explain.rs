@@ -2,9 +2,9 @@
 //! diagnosis. Both build a snapshot and hand it to the same report and renderers.
 
 use doctor::render::{explain, sarif, style::Style};
-use doctor::report::{self, Health, Options, Report};
+use doctor::report::{self, Health, Options, Report, visible};
 
-use super::report_cmd::{LiveReplayFlags, evaluate, live_replay_flags, not_found, prepare};
+use super::report_cmd::{LiveStart, evaluate, live_replay_flags, live_start, not_found, prepare};
 use crate::cli::{ExplainArgs, ReportFormat};
 use crate::cluster::{self, fetch};
 use crate::error::Error;
@@ -166,26 +166,17 @@ fn live(a: &ExplainArgs) -> Result<Report, Error> {
     // Flags and names are checked before any request, so a typo never waits on the network
     // and nothing hostile reaches a request path.
     doctor::names::cron_job_name(name).map_err(|e| Error::Usage(e.to_string()))?;
-    let LiveReplayFlags {
-        zone,
-        version: flag_version,
-        now: flag_now,
-    } = live_replay_flags(&a.replay)?;
+    let flags = live_replay_flags(&a.replay)?;
     let rt = cluster::runtime()?;
     let notices = a.output == ReportFormat::Text;
-    let (snapshot, server_version, version_note, now) = rt.block_on(async {
-        let api = cluster::connect(&a.kube, notices)
-            .await
-            ?;
-        let ns = a
-            .namespace
-            .clone()
-            .unwrap_or_else(|| api.target.namespace.clone());
-        doctor::names::namespace(&ns).map_err(|e| Error::Usage(e.to_string()))?;
-        let (server_version, version_note) = match cluster::server_version(&api).await {
-            Ok(v) => v,
-            Err(e) => return Err(Error::Api(cluster::failure(&api, "GET /version", &e))),
-        };
+    let (snapshot, server_version, now) = rt.block_on(async {
+        let LiveStart {
+            api,
+            namespace,
+            server_version,
+        } = live_start(&a.kube, notices, a.namespace.as_deref(), false).await?;
+        // Not -A: there is a namespace.
+        let ns = namespace.unwrap_or_default();
         let snapshot = match fetch::explain(&api, &ns, name).await {
             Ok(s) => s,
             Err(fetch::FetchError::NotFound(names)) => {
@@ -195,9 +186,13 @@ fn live(a: &ExplainArgs) -> Result<Report, Error> {
                     && let Ok(found) = fetch::namespaces_with(&api, name).await
                     && let Some(first) = found.first()
                 {
+                    // The context's name is the kubeconfig's, the namespaces the server's:
+                    // shown on one line each, whatever they hold.
+                    let first = visible::one_line(first);
+                    let found: Vec<_> = found.iter().map(|f| visible::one_line(f)).collect();
                     return Err(Error::Usage(format!(
                         "no CronJob {name:?} in namespace {ns} (context {}); found in {}: kubectl cronjob-doctor explain {name} -n {first}",
-                        api.target.context,
+                        visible::one_line(&api.target.context),
                         found.join(", ")
                     )));
                 }
@@ -205,45 +200,24 @@ fn live(a: &ExplainArgs) -> Result<Report, Error> {
                 let msg = not_found(name, Some(&ns), &names).replacen(" in the input", "", 1);
                 return Err(Error::Usage(format!(
                     "{msg} (context {})",
-                    api.target.context
+                    visible::one_line(&api.target.context)
                 )));
             }
             Err(fetch::FetchError::Api(what, e)) => {
                 return Err(Error::Api(cluster::failure(&api, &what, &e)));
             }
         };
-        Ok((
-            snapshot,
-            server_version,
-            version_note,
-            cluster::server_now(&api),
-        ))
+        Ok((snapshot, server_version, cluster::server_now(&api)))
     })?;
     // Drop the runtime's idle threads before the CPU work.
     drop(rt);
     let mut snapshot = snapshot;
-    // An explicit flag wins over what the server says.
-    let version = flag_version
-        .or(server_version)
-        .unwrap_or(doctor::replay::KubeVersion::NEWEST);
-    if flag_version.is_none()
-        && let Some(n) = version_note
-    {
-        snapshot.notes.push(n);
-    }
-    let now = match flag_now {
-        Some(t) => t,
-        None => {
-            if let Some(n) = now.1 {
-                snapshot.notes.push(n);
-            }
-            now.0
-        }
-    };
+    let (version, now, notes) = flags.settle(server_version, now);
+    snapshot.notes.extend(notes);
     let opts = Options {
         now,
         controller_zone_name: &a.replay.controller_time_zone,
-        controller_zone: &zone,
+        controller_zone: &flags.zone,
         version,
         timeline: a.timeline,
     };

@@ -16,7 +16,7 @@ use doctor::report::{CronJobReport, Health, Options, Report};
 use jiff::Timestamp;
 use serde_json::{Value, json};
 
-use super::report_cmd::{LiveReplayFlags, live_replay_flags};
+use super::report_cmd::{LiveReplayFlags, LiveStart, live_replay_flags, live_start};
 use super::scan::{Diagnosed, Out, json_fragment, write_json_around};
 use crate::cli::{ScanArgs, ScanFormat};
 use crate::cluster::fleet::{self, Deadline};
@@ -62,9 +62,10 @@ struct ContextScan {
     diagnosed: Vec<Diagnosed>,
 }
 
-/// A note of one context, in a report about several.
+/// A note of one context, in a report about several. The name is shown on one line: notes
+/// are printed as text, which keeps line breaks.
 pub(super) fn context_note(context: &str, note: &str) -> String {
-    format!("context {context}: {note}")
+    format!("context {}: {note}", fleet::shown(context))
 }
 
 /// A CronJob's JSON fragment ([`json_fragment`]) with its context first.
@@ -76,9 +77,7 @@ pub(super) fn fragment_in_context(context: &str, r: &CronJobReport) -> String {
 /// The flags every context shares, checked once before any cluster is contacted.
 struct Shared<'a> {
     a: &'a ScanArgs,
-    zone: jiff::tz::TimeZone,
-    flag_version: Option<KubeVersion>,
-    flag_now: Option<Timestamp>,
+    flags: LiveReplayFlags,
     /// More than one context: rows get a CONTEXT column.
     several: bool,
     /// Contexts read at once: each one's diagnosis gets that share of the cores.
@@ -86,20 +85,14 @@ struct Shared<'a> {
 }
 
 pub(super) fn scan(a: &ScanArgs, contexts: &[String], started: Instant) -> Result<i32, Error> {
-    let LiveReplayFlags {
-        zone,
-        version: flag_version,
-        now: flag_now,
-    } = live_replay_flags(&a.replay)?;
+    let flags = live_replay_flags(&a.replay)?;
     // A bad -n is one usage error, not the same failure once per context.
     if let Some(ns) = &a.namespace {
         doctor::names::namespace(ns).map_err(|e| Error::Usage(e.to_string()))?;
     }
     let shared = Shared {
         a,
-        zone,
-        flag_version,
-        flag_now,
+        flags,
         several: contexts.len() > 1,
         at_once: contexts.len().clamp(1, fleet::PARALLEL_CONTEXTS),
     };
@@ -154,43 +147,20 @@ fn scan_context(
     let kube = fleet::for_context(&a.kube, name);
     // Retry notices would interleave between contexts without saying which: the final
     // error of a context says it all.
-    let (api, ns, (server_version, version_note)) =
-        rt.block_on(fleet::within(name, deadline, async {
-            let api = cluster::connect(&kube, false).await?;
-            let ns = (!a.all_namespaces).then(|| {
-                a.namespace
-                    .clone()
-                    .unwrap_or_else(|| api.target.namespace.clone())
-            });
-            if let Some(ns) = &ns {
-                doctor::names::namespace(ns).map_err(|e| Error::Input(e.to_string()))?;
-            }
-            let v = cluster::server_version(&api)
-                .await
-                .map_err(|e| Error::Api(cluster::failure(&api, "GET /version", &e)))?;
-            Ok((api, ns, v))
-        }))?;
+    let LiveStart {
+        api,
+        namespace: ns,
+        server_version,
+    } = rt.block_on(fleet::within(
+        deadline,
+        live_start(&kube, false, a.namespace.as_deref(), a.all_namespaces),
+    ))?;
     // This cluster's clock and version: skew and replay are per cluster.
-    let (server_now, skew_note) = cluster::server_now(&api);
-    let mut notes_after = Vec::new();
-    let version = s
-        .flag_version
-        .or(server_version)
-        .unwrap_or(KubeVersion::NEWEST);
-    if s.flag_version.is_none() {
-        notes_after.extend(version_note);
-    }
-    let now = match s.flag_now {
-        Some(t) => t,
-        None => {
-            notes_after.extend(skew_note);
-            server_now
-        }
-    };
+    let (version, now, notes_after) = s.flags.settle(server_version, cluster::server_now(&api));
     let opts = Options {
         now,
         controller_zone_name: &a.replay.controller_time_zone,
-        controller_zone: &s.zone,
+        controller_zone: &s.flags.zone,
         version,
         timeline: a.timeline,
     };
@@ -220,7 +190,7 @@ fn scan_context(
     let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
     let threads = cores.div_ceil(s.at_once).max(1);
     let (outcome, diagnosed) = diagnose::pipeline(threads, &opts, &shape, done, |submit| {
-        rt.block_on(fleet::within(name, deadline, async {
+        rt.block_on(fleet::within(deadline, async {
             cluster::scan::scan(&api, ns.as_deref(), listed.clone(), submit)
                 .await
                 .map_err(|(what, e)| Error::Api(cluster::failure(&api, &what, &e)))
@@ -275,8 +245,8 @@ fn report(s: &Shared<'_>, results: Vec<ContextScan>, started: Instant) -> Result
             &summaries,
             notes,
             &a.replay.controller_time_zone,
-            s.flag_now,
-            s.flag_version,
+            s.flags.now,
+            s.flags.version,
         );
         let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
         // A closed pipe (`| head`) is not an error worth reporting.
@@ -315,7 +285,7 @@ fn report(s: &Shared<'_>, results: Vec<ContextScan>, started: Instant) -> Result
     let now = summaries
         .iter()
         .find_map(|c| c.now)
-        .or(s.flag_now)
+        .or(s.flags.now)
         .unwrap_or_else(Timestamp::now);
     if !rows.is_empty() {
         out.push_str(&table(

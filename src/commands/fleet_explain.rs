@@ -7,11 +7,10 @@
 use std::io::Write;
 
 use doctor::render::{explain, style::Style};
-use doctor::replay::KubeVersion;
 use doctor::report::{self, Health, Options, Report};
 
 use super::fleet::{ContextSummary, context_note, fleet_frame, fragment_in_context};
-use super::report_cmd::{LiveReplayFlags, live_replay_flags};
+use super::report_cmd::{LiveReplayFlags, LiveStart, live_replay_flags, live_start};
 use super::scan::write_json_around;
 use crate::cli::{ExplainArgs, ReportFormat};
 use crate::cluster::fleet::{self, Deadline};
@@ -42,15 +41,9 @@ pub(super) fn run(a: &ExplainArgs, name: &str, contexts: &[String]) -> Result<i3
     if let Some(ns) = &a.namespace {
         doctor::names::namespace(ns).map_err(|e| Error::Usage(e.to_string()))?;
     }
-    let LiveReplayFlags {
-        zone,
-        version: flag_version,
-        now: flag_now,
-    } = live_replay_flags(&a.replay)?;
+    let flags = live_replay_flags(&a.replay)?;
     let rt = cluster::runtime()?;
-    let results = fleet::each(contexts, |ctx| {
-        read_context(a, &rt, ctx, name, &zone, flag_version, flag_now)
-    });
+    let results = fleet::each(contexts, |ctx| read_context(a, &rt, ctx, name, &flags));
     let results: Vec<ContextResult> = contexts
         .iter()
         .zip(results)
@@ -97,8 +90,8 @@ pub(super) fn run(a: &ExplainArgs, name: &str, contexts: &[String]) -> Result<i3
             &summaries,
             notes,
             &a.replay.controller_time_zone,
-            flag_now,
-            flag_version,
+            flags.now,
+            flags.version,
         );
         let fragments: Vec<String> = hits
             .iter()
@@ -107,7 +100,16 @@ pub(super) fn run(a: &ExplainArgs, name: &str, contexts: &[String]) -> Result<i3
         let mut out = std::io::stdout().lock();
         let _ = write_json_around(&mut out, &head, &fragments);
         let _ = out.flush();
-        return Ok(if hits.is_empty() { exit::TROUBLE } else { code });
+        if hits.is_empty() {
+            // The document says where it was looked for, not why that is an error: said once
+            // on stderr, as a single-cluster `explain -o json` says it.
+            eprintln!(
+                "error: {}",
+                doctor::report::visible::text(nowhere(name, &results).message())
+            );
+            return Ok(exit::TROUBLE);
+        }
+        return Ok(code);
     }
     for s in &failed {
         eprintln!(
@@ -217,51 +219,37 @@ fn read_context(
     rt: &tokio::runtime::Runtime,
     ctx: &str,
     name: &str,
-    zone: &jiff::tz::TimeZone,
-    flag_version: Option<KubeVersion>,
-    flag_now: Option<jiff::Timestamp>,
+    flags: &LiveReplayFlags,
 ) -> Result<ContextResult, Error> {
     let deadline = Deadline::starting_now(a.fleet.context_timeout);
     let kube = fleet::for_context(&a.kube, ctx);
-    let (ns, server_version, version_note, snapshot, clock) =
-        rt.block_on(fleet::within(ctx, deadline, async {
-            let api = cluster::connect(&kube, false).await?;
-            let ns = a
-                .namespace
-                .clone()
-                .unwrap_or_else(|| api.target.namespace.clone());
-            doctor::names::namespace(&ns).map_err(|e| Error::Input(e.to_string()))?;
-            let (server_version, version_note) = cluster::server_version(&api)
-                .await
-                .map_err(|e| Error::Api(cluster::failure(&api, "GET /version", &e)))?;
-            let snapshot = match fetch::explain(&api, &ns, name).await {
-                Ok(s) => Ok(s),
-                Err(fetch::FetchError::NotFound(_)) => {
-                    // Maybe in another namespace of this cluster; a failure here (a 403 on
-                    // the cluster-wide LIST) just leaves "not found".
-                    let others = if a.namespace.is_none() {
-                        fetch::namespaces_with(&api, name).await.unwrap_or_default()
-                    } else {
-                        Vec::new()
-                    };
-                    Err(others)
-                }
-                Err(fetch::FetchError::Api(what, e)) => {
-                    return Err(Error::Api(cluster::failure(&api, &what, &e)));
-                }
-            };
-            Ok((
-                ns,
-                server_version,
-                version_note,
-                snapshot,
-                cluster::server_now(&api),
-            ))
-        }))?;
-    let version = flag_version
-        .or(server_version)
-        .unwrap_or(KubeVersion::NEWEST);
-    let now = flag_now.unwrap_or(clock.0);
+    let (ns, server_version, snapshot, clock) = rt.block_on(fleet::within(deadline, async {
+        let LiveStart {
+            api,
+            namespace,
+            server_version,
+        } = live_start(&kube, false, a.namespace.as_deref(), false).await?;
+        // Not -A: there is a namespace.
+        let ns = namespace.unwrap_or_default();
+        let snapshot = match fetch::explain(&api, &ns, name).await {
+            Ok(s) => Ok(s),
+            Err(fetch::FetchError::NotFound(_)) => {
+                // Maybe in another namespace of this cluster; a failure here (a 403 on
+                // the cluster-wide LIST) just leaves "not found".
+                let others = if a.namespace.is_none() {
+                    fetch::namespaces_with(&api, name).await.unwrap_or_default()
+                } else {
+                    Vec::new()
+                };
+                Err(others)
+            }
+            Err(fetch::FetchError::Api(what, e)) => {
+                return Err(Error::Api(cluster::failure(&api, &what, &e)));
+            }
+        };
+        Ok((ns, server_version, snapshot, cluster::server_now(&api)))
+    }))?;
+    let (version, now, notes) = flags.settle(server_version, clock);
     let mut summary = ContextSummary {
         context: ctx.to_string(),
         namespace: Some(ns),
@@ -279,16 +267,11 @@ fn read_context(
             });
         }
     };
-    if flag_version.is_none() {
-        snapshot.notes.extend(version_note);
-    }
-    if flag_now.is_none() {
-        snapshot.notes.extend(clock.1);
-    }
+    snapshot.notes.extend(notes);
     let opts = Options {
         now,
         controller_zone_name: &a.replay.controller_time_zone,
-        controller_zone: zone,
+        controller_zone: &flags.zone,
         version,
         timeline: a.timeline,
     };

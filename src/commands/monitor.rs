@@ -40,14 +40,7 @@ pub fn run(a: &MonitorArgs) -> Result<i32, Error> {
     let rt = cluster::runtime()?;
     rt.block_on(async {
         let api = cluster::connect(&a.kube, false).await?;
-        let ns = (!a.all_namespaces).then(|| {
-            a.namespace
-                .clone()
-                .unwrap_or_else(|| api.target.namespace.clone())
-        });
-        if let Some(ns) = &ns {
-            doctor::names::namespace(ns).map_err(|e| Error::Usage(e.to_string()))?;
-        }
+        let ns = super::report_cmd::live_namespace(&api, a.namespace.as_deref(), a.all_namespaces)?;
         // Bind before anything else: a port in use is a usage error, said at once.
         let listener = match a.listen {
             Some(addr) => Some(

@@ -1,13 +1,16 @@
 //! Shared by `explain -f` and `lint`: load the inputs, build the report, pick the CronJobs the
-//! user asked for. The decisions all happen in `doctor`; this is plumbing.
+//! user asked for; and by the live commands (`scan`, `explain`, each context of a fleet): the
+//! replay flags, the connection's start, the version and clock to replay at. The decisions all
+//! happen in `doctor`; this is plumbing.
 
 use doctor::render::{input_errors, style::Style};
 use doctor::replay::KubeVersion;
-use doctor::report::{self, InputError, Options, Report};
+use doctor::report::{self, InputError, Options, Report, visible};
 use jiff::tz::TimeZone;
 
 use super::{check_now, controller_zone, parse_instant};
-use crate::cli::{ColorChoice, ReplayArgs};
+use crate::cli::{ColorChoice, KubeArgs, ReplayArgs};
+use crate::cluster::{self, http::Api};
 use crate::error::Error;
 
 pub struct Evaluation {
@@ -109,6 +112,90 @@ pub fn live_replay_flags(args: &ReplayArgs) -> Result<LiveReplayFlags, Error> {
             .as_deref()
             .map(|v| super::parse_instant("--now", v))
             .transpose()?,
+    })
+}
+
+impl LiveReplayFlags {
+    /// The controller version and "now" of a live replay: a flag wins over the server; what
+    /// is taken from the server comes with its notes (an unknown version, a skewed or missing
+    /// clock), version first.
+    pub fn settle(
+        &self,
+        server_version: (Option<KubeVersion>, Option<String>),
+        server_now: (jiff::Timestamp, Option<String>),
+    ) -> (KubeVersion, jiff::Timestamp, Vec<String>) {
+        let mut notes = Vec::new();
+        let version = match self.version {
+            Some(v) => v,
+            None => {
+                notes.extend(server_version.1);
+                server_version.0.unwrap_or(KubeVersion::NEWEST)
+            }
+        };
+        let now = match self.now {
+            Some(t) => t,
+            None => {
+                notes.extend(server_now.1);
+                server_now.0
+            }
+        };
+        (version, now, notes)
+    }
+}
+
+/// A live command's connection, before its reads: the namespace to read and what the server
+/// says of its version.
+pub struct LiveStart {
+    pub api: Api,
+    /// `-n`, else the context's; None with `-A`.
+    pub namespace: Option<String>,
+    pub server_version: (Option<KubeVersion>, Option<String>),
+}
+
+/// The namespace a live command reads: `-n`, else the context's; None with `-A`. Checked
+/// before any request: a kubeconfig's namespace is input like any other.
+pub fn live_namespace(
+    api: &Api,
+    namespace: Option<&str>,
+    all_namespaces: bool,
+) -> Result<Option<String>, Error> {
+    match (all_namespaces, namespace) {
+        (true, _) => Ok(None),
+        (false, Some(ns)) => {
+            doctor::names::namespace(ns).map_err(|e| Error::Usage(e.to_string()))?;
+            Ok(Some(ns.to_string()))
+        }
+        (false, None) => {
+            let ns = &api.target.namespace;
+            doctor::names::namespace(ns).map_err(|e| {
+                Error::Input(format!(
+                    "the namespace of context {} (from {}): {e}",
+                    visible::one_line(&api.target.context),
+                    api.target.source
+                ))
+            })?;
+            Ok(Some(ns.clone()))
+        }
+    }
+}
+
+/// Connect, settle the namespace ([`live_namespace`]) and ask the server's version
+/// (`GET /version`).
+pub async fn live_start(
+    kube: &KubeArgs,
+    notices: bool,
+    namespace: Option<&str>,
+    all_namespaces: bool,
+) -> Result<LiveStart, Error> {
+    let api = cluster::connect(kube, notices).await?;
+    let ns = live_namespace(&api, namespace, all_namespaces)?;
+    let server_version = cluster::server_version(&api)
+        .await
+        .map_err(|e| Error::Api(cluster::failure(&api, "GET /version", &e)))?;
+    Ok(LiveStart {
+        api,
+        namespace: ns,
+        server_version,
     })
 }
 

@@ -10,7 +10,7 @@ use std::time::Instant;
 use doctor::model::CronJob;
 use doctor::report::{CronJobReport, Health, Options, Report};
 
-use super::report_cmd::{LiveReplayFlags, live_replay_flags};
+use super::report_cmd::{LiveStart, live_replay_flags, live_start};
 use crate::cli::{ScanArgs, ScanFormat};
 use crate::cluster::progress::Progress;
 use crate::cluster::{self, diagnose};
@@ -37,11 +37,7 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
     if let Some(contexts) = cluster::fleet::contexts(&a.kube, &a.fleet)? {
         return super::fleet::scan(a, &contexts, started);
     }
-    let LiveReplayFlags {
-        zone,
-        version: flag_version,
-        now: flag_now,
-    } = live_replay_flags(&a.replay)?;
+    let flags = live_replay_flags(&a.replay)?;
     let text = a.output != ScanFormat::Json;
 
     let listed = Arc::new(Progress::default());
@@ -58,23 +54,17 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
     };
     let display = progress::Display::start(text, PROGRESS_DELAY, status);
     let rt = cluster::runtime()?;
-    let prepared = rt.block_on(async {
-        let api = cluster::connect(&a.kube, text).await?;
-        // The namespace (`-n`, else the context's) is checked before any request.
-        let ns = (!a.all_namespaces).then(|| {
-            a.namespace
-                .clone()
-                .unwrap_or_else(|| api.target.namespace.clone())
-        });
-        if let Some(ns) = &ns {
-            doctor::names::namespace(ns).map_err(|e| Error::Usage(e.to_string()))?;
-        }
-        let v = cluster::server_version(&api)
-            .await
-            .map_err(|e| Error::Api(cluster::failure(&api, "GET /version", &e)))?;
-        Ok::<_, Error>((api, ns, v))
-    });
-    let (api, ns, (server_version, version_note)) = match prepared {
+    let prepared = rt.block_on(live_start(
+        &a.kube,
+        text,
+        a.namespace.as_deref(),
+        a.all_namespaces,
+    ));
+    let LiveStart {
+        api,
+        namespace: ns,
+        server_version,
+    } = match prepared {
         Ok(p) => p,
         Err(e) => {
             display.finish();
@@ -82,25 +72,11 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
         }
     };
     // "Now" is fixed before the first namespace is diagnosed: the server's clock at /version.
-    let (server_now, skew_note) = cluster::server_now(&api);
-    let mut notes_after = Vec::new();
-    let version = flag_version
-        .or(server_version)
-        .unwrap_or(doctor::replay::KubeVersion::NEWEST);
-    if flag_version.is_none() {
-        notes_after.extend(version_note);
-    }
-    let now = match flag_now {
-        Some(t) => t,
-        None => {
-            notes_after.extend(skew_note);
-            server_now
-        }
-    };
+    let (version, now, notes_after) = flags.settle(server_version, cluster::server_now(&api));
     let opts = Options {
         now,
         controller_zone_name: &a.replay.controller_time_zone,
-        controller_zone: &zone,
+        controller_zone: &flags.zone,
         version,
         timeline: a.timeline,
     };
