@@ -173,6 +173,31 @@ fn the_monitor_runs_locked_down() {
     );
 }
 
+/// The Deployment's (and the image's) command line is one the binary accepts: parsed, it
+/// goes on to read the kubeconfig (absent here) and fails there, not with a usage error.
+#[test]
+fn the_binary_accepts_the_deployments_args() {
+    let dir = std::env::temp_dir().join(format!("cjd-deploy-args-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-cronjob_doctor"))
+        .args(ARGS)
+        .env("HOME", &dir)
+        .env("KUBECONFIG", dir.join("absent"))
+        .env("NO_COLOR", "1")
+        .env_remove("KUBERNETES_SERVICE_HOST")
+        .env_remove("KUBERNETES_SERVICE_PORT")
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        !stderr.contains("Usage:") && !stderr.contains("--help"),
+        "a usage error: {stderr}"
+    );
+    assert!(stderr.contains("kubeconfig"), "{stderr}");
+}
+
 #[test]
 fn probes_and_scrapes_hit_the_monitors_endpoints_on_the_named_port() {
     let objs = objects();

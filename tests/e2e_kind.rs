@@ -13,6 +13,11 @@ use kube::api::{Api, DeleteParams, ListParams, PostParams};
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use serde_json::{Value, json};
 
+mod cli_live_common;
+mod monitor_common;
+
+use monitor_common::{Process, Scratch, free_port, poll};
+
 const ENV: &str = "CRONJOB_DOCTOR_E2E_KUBECONFIG";
 
 fn kubeconfig() -> Option<String> {
@@ -237,90 +242,49 @@ async fn our_replay_matches_the_real_controller() {
 }
 
 /// `monitor -n NS --listen` against the cluster: ready once its lists are synced, `hung`'s
-/// forbid-blocked finding and `paused`'s status on /metrics, exit 0 on SIGTERM.
+/// forbid-blocked finding and `paused`'s status on /metrics, exit 0 on SIGTERM. Its stderr
+/// goes to a log file (shown when it fails); it is killed if an assertion fails first.
 fn monitor_agrees(kubeconfig: &str, ns: &str, paused_health: &str) {
-    let addr = format!(
-        "127.0.0.1:{}",
-        std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port()
-    );
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-cronjob_doctor"))
-        .env("KUBECONFIG", kubeconfig)
+    let scratch = Scratch::new("e2e-monitor");
+    let addr = format!("127.0.0.1:{}", free_port());
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-cronjob_doctor"));
+    cmd.env("KUBECONFIG", kubeconfig)
         .env("NO_COLOR", "1")
-        .args(["monitor", "-n", ns, "--listen", &addr])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("monitor starts");
-    let mut monitor = KillOnDrop(child);
+        .args(["monitor", "-n", ns, "--listen", &addr]);
+    let mut monitor = Process::spawn(cmd, scratch.0.join("monitor.log"), addr);
     let blocked = format!(
         r#"cronjob_doctor_finding{{namespace="{ns}",cronjob="hung",rule="forbid-blocked","#
     );
     let paused = format!(
         r#"cronjob_doctor_cronjob_status{{namespace="{ns}",cronjob="paused",status="{paused_health}"}} 1"#
     );
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let ready = get(&addr, "/readyz").is_some_and(|(code, _)| code == 200);
-        let metrics = get(&addr, "/metrics")
-            .map(|(_, body)| body)
-            .unwrap_or_default();
-        let found = metrics
-            .lines()
-            .any(|l| l.starts_with(&blocked) && l.ends_with("} 1"))
-            && metrics.lines().any(|l| l == paused);
-        if ready && found {
-            break;
-        }
-        if Instant::now() >= deadline || monitor.0.try_wait().unwrap().is_some() {
-            panic!(
-                "monitor: not ready (ready: {ready}) with {blocked}… 1 and {paused} within 60 s:\n{metrics}"
+    poll(
+        "the monitor is ready with hung's finding and paused's status",
+        Duration::from_secs(60),
+        || {
+            assert!(
+                !monitor.exited(),
+                "the monitor exited: {}",
+                monitor.log_tail()
             );
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    let pid = monitor.0.id().to_string();
-    let sent = std::process::Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(st) = monitor.0.try_wait().unwrap() {
-            break st;
-        }
-        assert!(Instant::now() < deadline, "no exit within 10 s of SIGTERM");
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    assert_eq!(status.code(), Some(0), "monitor after SIGTERM");
-}
-
-/// The monitor is killed if an assertion fails before its SIGTERM.
-struct KillOnDrop(std::process::Child);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// `GET path` over loopback as HTTP/1.0 (no chunking): (status, body), None while nothing
-/// listens.
-fn get(addr: &str, path: &str) -> Option<(u16, String)> {
-    use std::io::{Read, Write};
-    let mut s = std::net::TcpStream::connect(addr).ok()?;
-    s.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
-    write!(s, "GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").ok()?;
-    let mut raw = String::new();
-    s.read_to_string(&mut raw).ok()?;
-    let (head, body) = raw.split_once("\r\n\r\n")?;
-    Some((
-        head.split_whitespace().nth(1)?.parse().ok()?,
-        body.to_string(),
-    ))
+            let ready = monitor.get("/readyz").is_some_and(|(code, _)| code == 200);
+            let metrics = monitor
+                .get("/metrics")
+                .map(|(_, body)| body)
+                .unwrap_or_default();
+            let found = metrics
+                .lines()
+                .any(|l| l.starts_with(&blocked) && l.ends_with("} 1"))
+                && metrics.lines().any(|l| l == paused);
+            if ready && found {
+                Ok(())
+            } else {
+                Err(format!(
+                    "ready: {ready}; want {blocked}… 1 and {paused} in:\n{metrics}\nlog:\n{}",
+                    monitor.log_tail()
+                ))
+            }
+        },
+    );
+    assert_eq!(monitor.terminate(), Some(0), "monitor after SIGTERM");
 }

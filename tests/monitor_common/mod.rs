@@ -1,4 +1,4 @@
-//! Shared by `tests/prometheus_scrape.rs` and `tests/monitor_readme.rs`: child processes
+//! Shared by `tests/prometheus_scrape.rs`, `tests/monitor_readme.rs` and `tests/e2e_kind.rs`: child processes
 //! that are killed when a test fails, plain HTTP/1.0 over loopback, polling with deadlines,
 //! and the monitor started against a fake API server on a free port.
 

@@ -160,7 +160,7 @@ fn index(def: &ResourceDef, v: &Value) -> Index {
 
 /// The table key and stored form of an object (apiVersion/kind dropped: LIST items carry
 /// none on the wire, and GET puts them back in front).
-fn make_entry(def: &ResourceDef, mut v: Value) -> (String, Entry) {
+pub(crate) fn make_entry(def: &ResourceDef, mut v: Value) -> (String, Entry) {
     let (labels, fields) = index(def, &v);
     let k = key(
         &field_str(&v, "metadata.namespace"),

@@ -7,9 +7,9 @@
 //!   200 with one ERROR event carrying a 410 `Expired` Status (what the watch cache sends,
 //!   and what makes a watcher relist); unset or `0`: synthetic ADDED events for the current
 //!   objects first, then changes.
-//! - `sendInitialEvents=true` (streaming lists) needs `resourceVersionMatch=NotOlderThan` and
-//!   `allowWatchBookmarks=true`; the initial ADDED events end with a BOOKMARK annotated
-//!   `k8s.io/initial-events-end: "true"`.
+//! - `sendInitialEvents` (either value) needs `resourceVersionMatch=NotOlderThan`, which is
+//!   refused without it; `true` (streaming lists) also needs `allowWatchBookmarks=true`, and
+//!   its initial ADDED events end with a BOOKMARK annotated `k8s.io/initial-events-end: "true"`.
 //! - With selectors, an object that stops matching is sent as DELETED and one that starts
 //!   matching as ADDED.
 //! - `allowWatchBookmarks=true`: a BOOKMARK (only `metadata.resourceVersion` set) every
@@ -26,7 +26,7 @@ use crate::resources::{RESOURCES, Target};
 use crate::selector::{FieldSelector, LabelSelector};
 use crate::state::{Ctx, Shared, def, lock};
 use crate::status::{self, ApiError};
-use crate::store::{ChangeKind, Entry, Store};
+use crate::store::{ChangeKind, Entry, Store, make_entry};
 use axum::body::Body;
 use axum::response::Response;
 use bytes::Bytes;
@@ -163,19 +163,31 @@ fn catch_up(store: &Store, spec: &Spec, pos: u64) -> Result<(Vec<Bytes>, u64), B
         }
         let was = c.previous.as_ref().is_some_and(|p| spec.matches(p));
         let is = spec.matches(&c.object);
-        let kind = match (c.kind, was, is) {
-            (ChangeKind::Deleted, true, _) => "DELETED",
+        let line = match (c.kind, was, is) {
+            (ChangeKind::Deleted, true, _) => spec.event("DELETED", &c.object),
             (ChangeKind::Deleted, false, _) => continue,
-            (_, true, true) => "MODIFIED",
-            (_, false, true) => "ADDED",
-            // Stopped matching the selector: gone from this watch's point of view.
-            (_, true, false) => "DELETED",
+            (_, true, true) => spec.event("MODIFIED", &c.object),
+            (_, false, true) => spec.event("ADDED", &c.object),
+            // Stopped matching the selector: gone from this watch's point of view. The real
+            // watch cache sends the last state this watch could see (the previous one, which
+            // matched), stamped with the change's resourceVersion.
+            (_, true, false) => match &c.previous {
+                Some(p) => spec.event("DELETED", &restamped(spec.res, p, c.rv)),
+                None => continue,
+            },
             (_, false, false) => continue,
         };
-        lines.push(spec.event(kind, &c.object));
+        lines.push(line);
     }
     // Never step back: a watch from a version the store has not reached yet waits for it.
     Ok((lines, pos.max(store.rv())))
+}
+
+/// `e` with its resourceVersion replaced by `rv`.
+fn restamped(res: usize, e: &Entry, rv: u64) -> Entry {
+    let mut v = e.value();
+    v["metadata"]["resourceVersion"] = json!(rv.to_string());
+    make_entry(def(res), v).1
 }
 
 /// Answers a WATCH request: validates it, then hands the stream to a task of its own.
@@ -194,27 +206,35 @@ pub(crate) fn open(
         ),
     };
     let bookmarks = truthy(ctx.param("allowWatchBookmarks"));
+    // The real validation (validateWatchOptions): resourceVersionMatch goes with
+    // sendInitialEvents, either way, and only as NotOlderThan; initial events need bookmarks.
+    let rv_match = ctx.param("resourceVersionMatch").unwrap_or_default();
     let send_initial = match ctx.param("sendInitialEvents") {
-        Some("true") => {
-            if ctx.param("resourceVersionMatch") != Some("NotOlderThan") {
+        Some(v @ ("true" | "false")) => {
+            if rv_match != "NotOlderThan" {
                 return Err(invalid_options(
                     "resourceVersionMatch",
                     "Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
                 ));
             }
-            if !bookmarks {
+            if v == "true" && !bookmarks {
                 return Err(invalid_options(
                     "allowWatchBookmarks",
-                    "Required value: allowWatchBookmarks must be true when sendInitialEvents is set",
+                    "Forbidden: allowWatchBookmarks must be set to true when sendInitialEvents is set",
                 ));
             }
-            true
+            v == "true"
         }
-        Some("false") => false,
         Some(other) => {
             return Err(status::bad_request(&format!(
                 "sendInitialEvents: invalid value {other:?}"
             )));
+        }
+        None if !rv_match.is_empty() => {
+            return Err(invalid_options(
+                "resourceVersionMatch",
+                "Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided",
+            ));
         }
         // Unset or "0": the current state first ("get state and start at most recent").
         None => requested.is_none_or(|rv| rv == 0),

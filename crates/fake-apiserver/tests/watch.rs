@@ -176,7 +176,7 @@ async fn selector_watches_see_objects_enter_and_leave_the_selection() {
     let from = server.resource_version();
     let pp = PatchParams::default();
     let relabel = |team: &str| json!({"metadata": {"labels": {"team": team}}});
-    cronjobs
+    let relabelled = cronjobs
         .patch("nightly", &pp, &Patch::Merge(&relabel("other")))
         .await
         .unwrap();
@@ -208,6 +208,14 @@ async fn selector_watches_see_objects_enter_and_leave_the_selection() {
             // deleted while no longer matching: nothing
         ]
         .map(|(t, n)| (t.to_string(), n.to_string()))
+    );
+    // As the real watch cache: the DELETED of an object that stopped matching carries the
+    // last state the watch could see (still labelled team=ops), at the change's version.
+    let left = &events[0]["object"]["metadata"];
+    assert_eq!(left["labels"]["team"], "ops", "{left}");
+    assert_eq!(
+        left["resourceVersion"].as_str(),
+        relabelled.metadata.resource_version.as_deref()
     );
 
     // Field selectors as LIST supports them, on pods.
@@ -387,18 +395,32 @@ fn label(e: &Event<CronJob>) -> String {
     }
 }
 
+/// The labels of the watcher's next `n` events.
+async fn next_labels(
+    w: &mut (impl futures_util::Stream<Item = Result<Event<CronJob>, watcher::Error>> + Unpin),
+    n: usize,
+) -> Vec<String> {
+    let mut seen = Vec::new();
+    for _ in 0..n {
+        seen.push(label(&next_event(w).await));
+    }
+    seen
+}
+
+/// Cuts every open watch and waits until the server has closed them all.
+async fn cut_watches(server: &FakeApiServer) {
+    server.drop_watches();
+    until("the watch is cut", || server.open_watches() == 0).await;
+}
+
 #[tokio::test]
 async fn kube_runtime_watcher_lists_follows_resumes_and_relists() {
     let server = FakeApiServer::start(world()).await;
     let client = client_for(&server, None).await;
     let api: Api<CronJob> = Api::namespaced(client, "ops");
     let mut w = watcher::watcher(api.clone(), watcher::Config::default()).boxed();
-    let mut seen = Vec::new();
-    for _ in 0..5 {
-        seen.push(label(&next_event(&mut w).await));
-    }
     assert_eq!(
-        seen,
+        next_labels(&mut w, 5).await,
         [
             "Init",
             "InitApply hourly",
@@ -417,8 +439,7 @@ async fn kube_runtime_watcher_lists_follows_resumes_and_relists() {
     // A dropped connection: the watcher re-watches from the last version it saw, no relist.
     assert_eq!(server.open_watches(), 1);
     server.clear_requests();
-    server.drop_watches();
-    until("the watch is cut", || server.open_watches() == 0).await;
+    cut_watches(&server).await;
     server
         .put_object(cronjob("ops", "after-drop", "ops"))
         .unwrap();
@@ -438,14 +459,9 @@ async fn kube_runtime_watcher_lists_follows_resumes_and_relists() {
     // 410 on the next watch: the watcher relists from scratch.
     server.clear_requests();
     server.expire_next_watches(1);
-    server.drop_watches();
-    until("the watch is cut", || server.open_watches() == 0).await;
-    let mut again = Vec::new();
-    for _ in 0..6 {
-        again.push(label(&next_event(&mut w).await));
-    }
+    cut_watches(&server).await;
     assert_eq!(
-        again,
+        next_labels(&mut w, 6).await,
         [
             "Init",
             "InitApply after-drop",
@@ -470,8 +486,7 @@ async fn kube_runtime_watcher_lists_follows_resumes_and_relists() {
     assert_eq!(label(&next_event(&mut w).await), "Apply after-relist");
     server.clear_requests();
     server.fail_next_watch();
-    server.drop_watches();
-    until("the watch is cut", || server.open_watches() == 0).await;
+    cut_watches(&server).await;
     server
         .put_object(cronjob("ops", "after-failure", "ops"))
         .unwrap();
@@ -490,12 +505,8 @@ async fn streaming_lists_and_metadata_watches_work_unmodified() {
     let client = client_for(&server, None).await;
     let api: Api<CronJob> = Api::namespaced(client.clone(), "ops");
     let mut w = watcher::watcher(api, watcher::Config::default().streaming_lists()).boxed();
-    let mut seen = Vec::new();
-    for _ in 0..5 {
-        seen.push(label(&next_event(&mut w).await));
-    }
     assert_eq!(
-        seen,
+        next_labels(&mut w, 5).await,
         [
             "Init",
             "InitApply hourly",
@@ -514,16 +525,28 @@ async fn streaming_lists_and_metadata_watches_work_unmodified() {
         .unwrap();
     assert!(line.contains("resourceVersionMatch=NotOlderThan"), "{line}");
 
-    // sendInitialEvents without its companions is refused, as the real validation does.
-    let (code, _, body) = raw(
-        &client,
-        "GET",
-        "/apis/batch/v1/cronjobs?watch=1&sendInitialEvents=true",
-        None,
-        "",
-    )
-    .await;
-    assert_eq!((code, body["reason"].as_str()), (422, Some("Invalid")));
+    // sendInitialEvents and resourceVersionMatch without their companions are refused, as
+    // the real validation does.
+    for query in [
+        "sendInitialEvents=true",
+        "sendInitialEvents=false",
+        "sendInitialEvents=true&resourceVersionMatch=NotOlderThan",
+        "resourceVersionMatch=NotOlderThan",
+    ] {
+        let (code, _, body) = raw(
+            &client,
+            "GET",
+            &format!("/apis/batch/v1/cronjobs?watch=1&timeoutSeconds=1&{query}"),
+            None,
+            "",
+        )
+        .await;
+        assert_eq!(
+            (code, body["reason"].as_str()),
+            (422, Some("Invalid")),
+            "{query}: {body}"
+        );
+    }
 
     // Metadata-only watch over all namespaces (PartialObjectMeta requests).
     let jobs: Api<PartialObjectMeta<Job>> = Api::all(client);
