@@ -190,6 +190,7 @@ fn a_token_no_header_can_carry_is_an_input_error_not_a_panic() {
         "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: \"https://127.0.0.1:1\"}\nusers:\n- name: u\n  user: {token: \"s3cr3t\\u0001tail\"}\ncontexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n",
     )
     .unwrap();
+    let mut outs = Vec::new();
     for args in [
         &["scan"][..],
         &["explain", "backup", "-n", "ops"],
@@ -198,7 +199,11 @@ fn a_token_no_header_can_carry_is_an_input_error_not_a_panic() {
     ] {
         let mut c = assert_cmd::Command::cargo_bin("kubectl-cronjob_doctor").unwrap();
         c.args(args).arg("--kubeconfig").arg(&path);
-        let out = run(c);
+        outs.push((args, run(c)));
+    }
+    // Removed before any assertion, so a failure leaves nothing behind either.
+    let _ = std::fs::remove_dir_all(&dir);
+    for (args, out) in outs {
         assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
         assert!(
             out.stderr.contains("context x")
@@ -211,5 +216,4 @@ fn a_token_no_header_can_carry_is_an_input_error_not_a_panic() {
         assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
         assert!(!out.stderr.contains("s3cr3t"), "the token is never printed");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

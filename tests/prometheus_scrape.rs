@@ -15,7 +15,7 @@ mod monitor_common;
 
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use cli_live_common::{Live, example, root};
 use monitor_common::{Process, Scratch, free_port, poll, start_monitor};
@@ -150,7 +150,6 @@ fn prometheus_scrapes_the_monitor_and_the_shipped_rules_evaluate() {
         );
         return;
     }
-    let started = Instant::now();
     let scratch = Scratch::new("prometheus");
     // At the server's frozen clock (2026-11-20T12:00:00Z) `backup` last ran on the 17th at
     // 03:00 and its Job hangs: Forbid skipped the 18th, 19th and 20th — three missed runs,
@@ -302,9 +301,4 @@ fn prometheus_scrapes_the_monitor_and_the_shipped_rules_evaluate() {
 
     assert_eq!(prometheus.terminate(), Some(0));
     assert_eq!(monitor.terminate(), Some(0));
-    assert!(
-        started.elapsed() < Duration::from_secs(60),
-        "took {:?}",
-        started.elapsed()
-    );
 }
