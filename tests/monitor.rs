@@ -290,12 +290,16 @@ fn without_listen_it_prints_one_json_line_per_cron_job_status() {
 }
 
 /// A CronJob that runs every minute and last ran at the slot just passed, on a server whose
-/// clock ticks (`Clock::Offset`) and stands 3 seconds before the next slot.
+/// clock ticks (`Clock::Offset`) and stands [`LEAD_SECS`] before the next slot.
+/// Long enough for the monitor to start and diagnose once before the slot comes due, on a
+/// loaded machine or under faketime: the test's first reading must still be 0.
+const LEAD_SECS: i64 = 8;
+
 fn every_minute_server() -> (fake_apiserver::FakeApiServer, std::path::PathBuf) {
     use jiff::{SignedDuration, Timestamp};
     let local = Timestamp::now();
     let minute = local.as_second().div_euclid(60) * 60;
-    let server_now = Timestamp::from_second(minute + 60 - 3).unwrap();
+    let server_now = Timestamp::from_second(minute + 60 - LEAD_SECS).unwrap();
     let offset = SignedDuration::from_millis(server_now.as_millisecond() - local.as_millisecond());
     let last = Timestamp::from_second(minute).unwrap();
     let created = Timestamp::from_second(minute - 3600).unwrap();
@@ -360,8 +364,9 @@ fn a_run_that_never_happens_is_caught_by_the_timer_without_any_cluster_event() {
     });
     assert!(before.contains(&format!("{series} 0")), "{before}");
     let objects_before = server.stats();
-    // The next slot comes due 3 s after start; with 1 s of grace the timer fires at +4 s.
-    let (_, after) = m.wait_for("/metrics", Duration::from_secs(15), |_, b| {
+    // The next slot comes due LEAD_SECS after start; with 1 s of grace the timer fires 1 s
+    // later.
+    let (_, after) = m.wait_for("/metrics", Duration::from_secs(30), |_, b| {
         b.contains(&format!("{series} 1"))
     });
     // The series' CronJob is still there and the evaluation ran on the timer.

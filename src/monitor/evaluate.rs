@@ -3,12 +3,17 @@
 //! other series, and when to look again if nothing in the cluster changes. Pure: the
 //! snapshot and "now" come in, nothing is read from outside.
 
+use std::collections::HashSet;
+
 use doctor::model::{Job, Snapshot};
 use doctor::report::{self, CronJobReport, Health, Options};
 use jiff::Timestamp;
 
 /// Missed slots counted at most (the series says "this many or more").
 const MISSED_CAP: usize = 10_000;
+
+/// The scheduled-time annotation the controller sets on the Jobs it creates (1.28+).
+const SCHEDULED_ANNOTATION: &str = "batch.kubernetes.io/cronjob-scheduled-timestamp";
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
@@ -49,15 +54,8 @@ fn summarize(r: &CronJobReport, s: &Snapshot, now: Timestamp, grace: i64) -> Sum
             match cj.status.last_schedule_time.or(cj.meta.creation_timestamp) {
                 Some(since) if since < until => {
                     let (slots, _) = eff.slots_in(since, until, MISSED_CAP);
-                    let ran: Vec<i64> = s
-                        .jobs
-                        .iter()
-                        .filter_map(|j| job_slot(&cj.meta.name, j))
-                        .collect();
-                    slots
-                        .iter()
-                        .filter(|t| !ran.contains(&t.as_second()))
-                        .count()
+                    let ran = Ran::new(&cj.meta.name, &s.jobs);
+                    slots.iter().filter(|t| !ran.has(**t)).count()
                 }
                 _ => 0,
             }
@@ -93,26 +91,46 @@ fn summarize(r: &CronJobReport, s: &Snapshot, now: Timestamp, grace: i64) -> Sum
     }
 }
 
-/// The slot (unix seconds) a Job ran for: the scheduled-timestamp annotation, else the name
-/// the controller gives (`<cronjob>-<unix minutes>`, or unix seconds before 1.21).
-fn job_slot(cron_job: &str, j: &Job) -> Option<i64> {
-    if let Some(t) = j
-        .meta
-        .annotations
-        .get("batch.kubernetes.io/cronjob-scheduled-timestamp")
-        .and_then(|v| v.parse::<Timestamp>().ok())
-    {
-        return Some(t.as_second());
+/// The Jobs that show a slot ran. The controller names a slot's Job `<cronjob>-<unix
+/// minutes>` (v1: unix seconds) and, from 1.28, annotates it with the slot in the CronJob's
+/// zone: a slot ran when a Job of its name or of its annotation exists. Matching the slot's
+/// *name* (not parsing a name back into one instant) is the controller's own inverse: an
+/// `@every 90s` slot at :30 has a Job named after its minute, and two slots that share a
+/// minute share a Job (the second one's create is an AlreadyExists the controller adopts).
+///
+/// Not `not-running`'s (CJD034) count, on purpose: that rule reports an outage only from two
+/// lost slots on, past a fixed two minutes; this series counts every slot past `--grace`.
+struct Ran {
+    /// The numbers after `<cronjob>-` in the Jobs' names.
+    suffixes: HashSet<i64>,
+    annotated: HashSet<i64>,
+}
+
+impl Ran {
+    fn new(cron_job: &str, jobs: &[Job]) -> Self {
+        let suffix = |j: &Job| {
+            let d = j.meta.name.strip_prefix(cron_job)?.strip_prefix('-')?;
+            // Digits only: `parse` would also take a sign.
+            d.bytes()
+                .all(|b| b.is_ascii_digit())
+                .then(|| d.parse().ok())?
+        };
+        Ran {
+            suffixes: jobs.iter().filter_map(suffix).collect(),
+            annotated: jobs
+                .iter()
+                .filter_map(|j| j.meta.annotations.get(SCHEDULED_ANNOTATION))
+                .filter_map(|v| v.parse::<Timestamp>().ok())
+                .map(|t| t.as_second())
+                .collect(),
+        }
     }
-    let d = j.meta.name.strip_prefix(cron_job)?.strip_prefix('-')?;
-    if d.is_empty() || !d.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let n: i64 = d.parse().ok()?;
-    if d.len() >= 10 {
-        Some(n)
-    } else {
-        n.checked_mul(60)
+
+    fn has(&self, slot: Timestamp) -> bool {
+        let secs = slot.as_second();
+        self.annotated.contains(&secs)
+            || self.suffixes.contains(&secs.div_euclid(60))
+            || self.suffixes.contains(&secs)
     }
 }
 

@@ -124,3 +124,37 @@ fn an_invalid_schedule_is_an_error_summary_without_timer() {
     assert_eq!(s.health, Health::Error);
     assert_eq!((s.recheck_at, s.missed_runs), (None, 0));
 }
+
+#[test]
+fn a_slot_whose_job_carries_the_controllers_name_ran_even_off_the_minute() {
+    // `@every 90s` slots fall at :30 half the time; the controller names their Jobs by the
+    // slot's unix minute (floor), so 11:55:30's Job is `backup-<11:55 in minutes>`.
+    let mut cj = every_five();
+    cj.spec.schedule = Some("@every 90s".into());
+    cj.status.last_schedule_time = Some(ts("2026-11-20T11:52:30Z"));
+    let jobs = [
+        "2026-11-20T11:54:00Z",
+        "2026-11-20T11:55:30Z",
+        "2026-11-20T11:57:00Z",
+    ]
+    .iter()
+    .map(|t| {
+        let minutes = ts(t).as_second().div_euclid(60);
+        succeeded(&format!("backup-{minutes}"), t)
+    })
+    .collect();
+    assert_eq!(run(&snapshot(cj.clone(), jobs), 120).missed_runs, 0);
+    assert_eq!(run(&snapshot(cj, Vec::new()), 120).missed_runs, 3);
+}
+
+#[test]
+fn the_scheduled_timestamp_annotation_in_the_cron_jobs_zone_names_its_slot() {
+    let mut cj = every_five();
+    cj.spec.time_zone = Some("America/New_York".into());
+    let mut j = succeeded("backup-by-hand-looking", "2026-11-20T11:46:00Z");
+    j.meta.annotations.insert(
+        "batch.kubernetes.io/cronjob-scheduled-timestamp".into(),
+        "2026-11-20T06:45:00-05:00".into(),
+    );
+    assert_eq!(run(&snapshot(cj, vec![j]), 120).missed_runs, 2);
+}
