@@ -393,6 +393,16 @@ fn time_until(m: &Monitor, within: Duration, ok: impl Fn(&str) -> bool) -> Durat
     start.elapsed()
 }
 
+/// The LISTs of `resource` (`cronjobs`, `jobs`) the monitor has sent: one per (re)list. A
+/// change that shows with no new LIST came through the watch.
+fn lists_of(live: &Live, resource: &str) -> usize {
+    let prefix = format!("GET /apis/batch/v1/{resource}");
+    live.lines()
+        .iter()
+        .filter(|l| l.starts_with(&prefix) && !l.contains("watch"))
+        .count()
+}
+
 fn new_cron_job(name: &str, schedule: &str) -> Value {
     serde_json::json!({
         "apiVersion": "batch/v1",
@@ -409,18 +419,32 @@ fn new_cron_job(name: &str, schedule: &str) -> Value {
 }
 
 #[test]
-fn a_change_through_the_api_reaches_metrics_within_a_second() {
+fn a_change_through_the_api_reaches_metrics_through_the_watch() {
+    // How fast is a benchmark figure (tools/bench/monitor-at-scale.sh: well under the issue's
+    // 1 s); here the deadline only bounds the wait, and the proof is that no relist or timer
+    // was needed: no new LIST, and the new CronJob's first slot is not due.
     let live = examples();
     let m = synced_and_ready(&live);
+    let lists_before = lists_of(&live, "cronjobs");
+    assert!(
+        lists_before >= 1,
+        "the initial LIST of CronJobs: {:?}",
+        live.lines()
+    );
     live.server
         .put_object(new_cron_job("fresh", "61 * * * *"))
         .unwrap();
-    let took = time_until(&m, Duration::from_secs(5), |b| {
+    time_until(&m, Duration::from_secs(10), |b| {
         b.contains(
             r#"cronjob_doctor_cronjob_status{namespace="ops",cronjob="fresh",status="error"} 1"#,
         )
     });
-    assert!(took < Duration::from_secs(1), "took {took:?}");
+    assert_eq!(
+        lists_of(&live, "cronjobs"),
+        lists_before,
+        "{:?}",
+        live.lines()
+    );
     // An invalid schedule is reported and stops nothing: the others are still there.
     let (_, body) = m.get("/metrics").unwrap();
     assert!(
@@ -445,9 +469,19 @@ fn a_deleted_job_no_longer_blocks_its_forbid_cron_job() {
     let blocked =
         r#"cronjob_doctor_finding{namespace="ops",cronjob="backup",rule="forbid-blocked""#;
     assert!(m.get("/metrics").unwrap().1.contains(blocked));
+    let lists_before = lists_of(&live, "jobs");
+    assert!(
+        lists_before >= 1,
+        "the initial LIST of Jobs: {:?}",
+        live.lines()
+    );
     assert!(live.server.delete_object("Job", "ops", "backup-29914740"));
-    let took = time_until(&m, Duration::from_secs(5), |b| !b.contains(blocked));
-    assert!(took < Duration::from_secs(1), "took {took:?}");
+    time_until(&m, Duration::from_secs(10), |b| !b.contains(blocked));
+    assert_eq!(
+        lists_of(&live, "jobs"),
+        lists_before,
+        "the DELETED event, not a relist"
+    );
     let (code, _) = m.terminate();
     assert_eq!(code, Some(0));
 }
@@ -456,12 +490,7 @@ fn a_deleted_job_no_longer_blocks_its_forbid_cron_job() {
 fn a_dropped_watch_resumes_and_a_410_relists() {
     let live = examples();
     let m = synced_and_ready(&live);
-    let lists = |live: &Live| {
-        live.lines()
-            .iter()
-            .filter(|l| l.starts_with("GET /apis/batch/v1/cronjobs") && !l.contains("watch"))
-            .count()
-    };
+    let lists = |live: &Live| lists_of(live, "cronjobs");
     assert_eq!(lists(&live), 1, "{:?}", live.lines());
 
     // Dropped: the watch resumes from its resourceVersion (no relist) and changes flow again.
@@ -484,10 +513,9 @@ fn a_dropped_watch_resumes_and_a_410_relists() {
     // drops what it no longer lists is the store's unit test.)
     live.server.expire_next_watches(5);
     live.server.drop_watches();
-    let restarted = time_until(&m, Duration::from_secs(10), |b| {
+    time_until(&m, Duration::from_secs(10), |b| {
         b.contains(r#"cronjob_doctor_watch_restarts_total{resource="cronjobs"} 1"#)
     });
-    assert!(restarted < Duration::from_secs(10));
     m.wait_for("/readyz", Duration::from_secs(10), |c, _| c == 200);
     assert!(lists(&live) >= 2, "{:?}", live.lines());
     live.server
