@@ -45,6 +45,21 @@ pub fn expected_jobs(cj: &CronJob) -> usize {
         + cj.status.active.len()
 }
 
+/// Whether namespace `ns` may be named in the cluster-wide slice's field selector: a DNS-1123
+/// label, as the API server requires of every namespace name. A name from a broken or hostile
+/// server that is not one stays in the cluster-wide slice: a `,` or `=` in it would change
+/// the selector's meaning (objects silently left unread), and a huge one would make the
+/// request's URL too long for the server or a proxy in front of it (64 labels of at most 63
+/// bytes keep the selector under 6 KB, percent-encoded).
+fn selectable(ns: &str) -> bool {
+    let b = ns.as_bytes();
+    (1..=63).contains(&b.len())
+        && b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+        && b[0] != b'-'
+        && b[b.len() - 1] != b'-'
+}
+
 /// The namespaces of a scan, in key order, and the slice that reads each. Slices `0..own`
 /// read one namespace each; slice `own`, when present, reads every other namespace.
 #[derive(Debug)]
@@ -80,7 +95,7 @@ impl Plan {
         let mut big: Vec<usize> = Vec::new();
         if total >= t.slice_min_jobs {
             big = (0..groups.len())
-                .filter(|&i| expected[i] >= t.namespace_min_jobs)
+                .filter(|&i| expected[i] >= t.namespace_min_jobs && selectable(&groups[i].0))
                 .collect();
             // The biggest ones when there are too many, then back to key order.
             big.sort_by_key(|&i| (std::cmp::Reverse(expected[i]), i));
@@ -186,6 +201,42 @@ mod tests {
         let p = Plan::new(&[group("a", 30), group("b", 30)], &lower());
         assert_eq!(p.slice_count(), 2);
         assert_eq!(p.rest_slice(), None);
+    }
+
+    #[test]
+    fn only_dns_label_namespaces_are_named_in_the_field_selector() {
+        // A broken server's names: a selector term smuggled in, a name too long for a label.
+        let injected = "x,metadata.name=y";
+        let long = "a".repeat(64);
+        let groups = [
+            group(&long, 30),
+            group("ok", 30),
+            group(injected, 30),
+            group("small", 1),
+        ];
+        let t = Tuning {
+            max_slices: 64,
+            ..lower()
+        };
+        let p = Plan::new(&groups, &t);
+        assert_eq!(p.slice_count(), 2);
+        assert_eq!(p.slice_source(0), (Some("ok".into()), None));
+        assert_eq!(
+            p.slice_source(1),
+            (None, Some("metadata.namespace!=ok".into()))
+        );
+        let of: Vec<usize> = (0..4).map(|i| p.slice_of(i)).collect();
+        assert_eq!(
+            of,
+            [1, 0, 1, 1],
+            "the others are read by the cluster-wide slice"
+        );
+        for ok in ["a", "a-b", "0", &"z".repeat(63)] {
+            assert!(selectable(ok), "{ok}");
+        }
+        for bad in ["", "-a", "a-", "A", "a.b", "a_b", "a\\,b", "ä"] {
+            assert!(!selectable(bad), "{bad}");
+        }
     }
 
     #[test]

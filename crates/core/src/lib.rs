@@ -5,6 +5,7 @@ pub mod actions;
 pub mod as_of;
 pub mod cron;
 pub mod evidence;
+pub mod memo;
 pub mod model;
 pub mod names;
 pub mod render;

@@ -1,11 +1,11 @@
-//! The work shared across CronJobs (the per-thread memo of DST effects per schedule and zone)
-//! changes nothing: every example and every real-world corpus manifest gets the same report,
+//! The work shared across CronJobs (the per-thread memos of DST effects per schedule and zone
+//! and of upcoming activations per schedule, zone and "now": `doctor::memo`) changes nothing: every example and every real-world corpus manifest gets the same report,
 //! byte for byte, with the memo and with every answer computed afresh. The controller zone
 //! has DST, so every schedule without a zone of its own is affected too.
 
 use std::path::{Path, PathBuf};
 
-use doctor::cron::dst::memo;
+use doctor::memo;
 use doctor::replay::KubeVersion;
 use doctor::report::{self, Options};
 use jiff::Timestamp;

@@ -52,13 +52,14 @@ fn day_matches(s: &SpecSchedule, d: Date) -> bool {
 }
 
 pub mod memo {
-    //! The per-thread memo of [`effects`](super::effects): the answer depends only on the
-    //! schedule's bit sets, its zone (and whether it is its own or the controller's), the controller zone (used by robfig's `Next` for a
-    //! schedule without one) and the interval, all of which are in the key, so a hit returns
-    //! what the computation would. Zones are compared whole (`TimeZone: Eq`) after a match
-    //! on their names; a zone without an IANA name is never memoised.
+    //! The per-thread memo of [`effects`](super::effects) (see [`crate::memo`]): the answer
+    //! depends only on the schedule's bit sets, its zone (and whether it is its own or the
+    //! controller's), the controller zone (used by robfig's `Next` for a schedule without
+    //! one) and the interval, all of which are in the key, so a hit returns what the
+    //! computation would. Zones are compared whole (`TimeZone: Eq`) after a match on their
+    //! names; a zone without an IANA name is never memoised.
 
-    use std::cell::{Cell, RefCell};
+    use std::cell::RefCell;
     use std::collections::HashMap;
 
     use jiff::Timestamp;
@@ -66,31 +67,15 @@ pub mod memo {
     use schedule::SpecSchedule;
 
     use super::DstEffect;
-
-    /// Entries kept per thread before the memo starts afresh (a few hundred distinct
-    /// schedules is the usual cluster; this bounds a pathological one).
-    const CAPACITY: usize = 4096;
+    use crate::memo::{Map, get_or as memo_get_or};
 
     type Key = ([u64; 6], bool, String, String, Timestamp, Timestamp);
 
-    struct Entry {
-        tz: TimeZone,
-        local: TimeZone,
-        effects: Vec<DstEffect>,
-    }
+    /// The schedule's zone, the controller's, and the answer.
+    type Entry = (TimeZone, TimeZone, Vec<DstEffect>);
 
     thread_local! {
-        static MEMO: RefCell<HashMap<Key, Entry>> = RefCell::new(HashMap::new());
-        static BYPASS: Cell<bool> = const { Cell::new(false) };
-    }
-
-    /// Run `f` with the memo bypassed on this thread (every answer computed afresh): the
-    /// tests compare both paths.
-    pub fn bypassed<R>(f: impl FnOnce() -> R) -> R {
-        let before = BYPASS.with(|b| b.replace(true));
-        let r = f();
-        BYPASS.with(|b| b.set(before));
-        r
+        static MEMO: Map<Key, Entry> = RefCell::new(HashMap::new());
     }
 
     pub(super) fn get_or(
@@ -105,9 +90,6 @@ pub mod memo {
         let (Some(tz_name), Some(local_name)) = (tz.iana_name(), local.iana_name()) else {
             return compute();
         };
-        if BYPASS.with(Cell::get) {
-            return compute();
-        }
         let s = spec;
         let key: Key = (
             [s.second, s.minute, s.hour, s.dom, s.month, s.dow],
@@ -117,31 +99,8 @@ pub mod memo {
             from,
             until,
         );
-        let hit = MEMO.with(|m| {
-            m.borrow()
-                .get(&key)
-                .filter(|e| e.tz == *tz && e.local == *local)
-                .map(|e| e.effects.clone())
-        });
-        if let Some(effects) = hit {
-            return effects;
-        }
-        let effects = compute();
-        MEMO.with(|m| {
-            let mut m = m.borrow_mut();
-            if m.len() >= CAPACITY {
-                m.clear();
-            }
-            m.insert(
-                key,
-                Entry {
-                    tz: tz.clone(),
-                    local: local.clone(),
-                    effects: effects.clone(),
-                },
-            );
-        });
-        effects
+        let valid = |e: &Entry| e.0 == *tz && e.1 == *local;
+        memo_get_or(&MEMO, key, valid, || (tz.clone(), local.clone(), compute())).2
     }
 }
 
@@ -310,7 +269,8 @@ mod tests {
                     for raw in schedules {
                         let sched = schedule::parse_standard(raw).unwrap();
                         let shared = effects(&sched, &local, from, from + year);
-                        let fresh = memo::bypassed(|| effects(&sched, &local, from, from + year));
+                        let fresh =
+                            crate::memo::bypassed(|| effects(&sched, &local, from, from + year));
                         assert_eq!(shared, fresh, "{raw} in {z} from {f}, round {round}");
                     }
                 }

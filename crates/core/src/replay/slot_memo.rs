@@ -8,7 +8,7 @@
 //! single cost of the diagnosis (robfig `Next` with Go's zone arithmetic, 400 times each).
 //! The answer is a pure function of the key: `formatted` alone determines the parsed schedule.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -16,32 +16,18 @@ use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
 use super::slots::EffectiveSchedule;
-
-/// Entries kept per thread before the memo starts afresh (bounds a pathological cluster).
-const CAPACITY: usize = 4096;
+use crate::memo::{Map, get_or};
 
 type Key = (String, String, Timestamp, usize);
 
-struct Entry {
-    zone: TimeZone,
-    times: Rc<[Timestamp]>,
-}
+/// The controller zone (the key holds only its name) and the answer.
+type Entry = (TimeZone, Rc<[Timestamp]>);
 
 thread_local! {
-    static MEMO: RefCell<HashMap<Key, Entry>> = RefCell::new(HashMap::new());
-    static BYPASS: Cell<bool> = const { Cell::new(false) };
+    static MEMO: Map<Key, Entry> = RefCell::new(HashMap::new());
 }
 
-/// Run `f` with the memo bypassed on this thread (every answer computed afresh): the tests
-/// compare both paths.
-pub fn bypassed<R>(f: impl FnOnce() -> R) -> R {
-    let before = BYPASS.with(|b| b.replace(true));
-    let r = f();
-    BYPASS.with(|b| b.set(before));
-    r
-}
-
-/// `eff.next_times(after, count)`, computed once per thread for each key.
+/// `eff.next_times(after, count)`, computed once per thread for each key (see [`crate::memo`]).
 pub(crate) fn next_times(
     eff: &EffectiveSchedule,
     after: Timestamp,
@@ -51,34 +37,15 @@ pub(crate) fn next_times(
     let Some(zone_name) = eff.controller_zone.iana_name() else {
         return eff.next_times(after, count).into();
     };
-    if BYPASS.with(Cell::get) {
-        return eff.next_times(after, count).into();
-    }
     let key: Key = (eff.formatted.clone(), zone_name.to_string(), after, count);
-    let hit = MEMO.with(|m| {
-        m.borrow()
-            .get(&key)
-            .filter(|e| e.zone == eff.controller_zone)
-            .map(|e| e.times.clone())
-    });
-    if let Some(times) = hit {
-        return times;
-    }
-    let times: Rc<[Timestamp]> = eff.next_times(after, count).into();
-    MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= CAPACITY {
-            m.clear();
-        }
-        m.insert(
-            key,
-            Entry {
-                zone: eff.controller_zone.clone(),
-                times: times.clone(),
-            },
-        );
-    });
-    times
+    let valid = |e: &Entry| e.0 == eff.controller_zone;
+    let compute = || {
+        (
+            eff.controller_zone.clone(),
+            eff.next_times(after, count).into(),
+        )
+    };
+    get_or(&MEMO, key, valid, compute).1
 }
 
 #[cfg(test)]
@@ -117,7 +84,7 @@ mod tests {
                     (now, 3),
                     ("2026-10-31T00:00:00Z".parse().unwrap(), 400),
                 ] {
-                    let fresh = bypassed(|| next_times(&eff, after, count));
+                    let fresh = crate::memo::bypassed(|| next_times(&eff, after, count));
                     assert_eq!(&*fresh, eff.next_times(after, count).as_slice());
                     assert_eq!(
                         &*next_times(&eff, after, count),

@@ -523,10 +523,10 @@ impl<'d, 'a> Reader<'_, '_> {
     }
 
     fn string_map(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> StringMap {
-        let mut map = StringMap::new();
         let Some(m) = self.map_at(parent, key, path) else {
-            return map;
+            return StringMap::new();
         };
+        let mut entries = Vec::new();
         for (k, v) in m.entries() {
             let Some((name, _)) = k.scalar() else {
                 continue;
@@ -537,8 +537,10 @@ impl<'d, 'a> Reader<'_, '_> {
                 self.str_value(v, &format!("{path}.{name}"))
                     .unwrap_or_default()
             };
-            map.insert(name.to_string(), value);
+            entries.push((name.to_string(), value));
         }
+        // All at once: sorted in O(n log n), not one insert at a time (untrusted key order).
+        let mut map: StringMap = entries.into_iter().collect();
         map.shrink_to_fit();
         map
     }
