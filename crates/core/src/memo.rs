@@ -11,8 +11,9 @@ use std::collections::HashMap;
 use std::hash::Hash;
 use std::thread::LocalKey;
 
-/// Entries kept per memo and thread before it starts afresh (a few hundred distinct
-/// schedules is the usual cluster; this bounds a pathological one).
+/// Entries kept per memo and thread before it starts afresh, for small entries (a few
+/// hundred distinct schedules is the usual cluster; this bounds a pathological one). A memo
+/// of big entries passes a smaller bound to [`get_or`].
 pub(crate) const CAPACITY: usize = 4096;
 
 /// One memo: its key, and an entry holding the answer with whatever the key only names
@@ -33,9 +34,10 @@ pub fn bypassed<R>(f: impl FnOnce() -> R) -> R {
 }
 
 /// The entry for `key` in `memo` if there is one and `valid` accepts it, else `compute()`'s,
-/// kept for next time (unless bypassed).
+/// kept for next time (unless bypassed); at `capacity` entries the memo starts afresh.
 pub(crate) fn get_or<K: Hash + Eq + 'static, E: Clone + 'static>(
     memo: &'static LocalKey<Map<K, E>>,
+    capacity: usize,
     key: K,
     valid: impl Fn(&E) -> bool,
     compute: impl FnOnce() -> E,
@@ -50,7 +52,7 @@ pub(crate) fn get_or<K: Hash + Eq + 'static, E: Clone + 'static>(
     let e = compute();
     memo.with(|m| {
         let mut m = m.borrow_mut();
-        if m.len() >= CAPACITY {
+        if m.len() >= capacity {
             m.clear();
         }
         m.insert(key, e.clone());
@@ -70,7 +72,7 @@ mod tests {
     fn answers_are_kept_bounded_checked_and_bypassable() {
         let calls = Cell::new(0);
         let square = |k: u32, valid: &dyn Fn(&u64) -> bool| {
-            get_or(&SQUARES, k, valid, || {
+            get_or(&SQUARES, CAPACITY, k, valid, || {
                 calls.set(calls.get() + 1);
                 u64::from(k) * u64::from(k)
             })

@@ -100,7 +100,10 @@ pub mod memo {
             until,
         );
         let valid = |e: &Entry| e.0 == *tz && e.1 == *local;
-        memo_get_or(&MEMO, key, valid, || (tz.clone(), local.clone(), compute())).2
+        memo_get_or(&MEMO, crate::memo::CAPACITY, key, valid, || {
+            (tz.clone(), local.clone(), compute())
+        })
+        .2
     }
 }
 

@@ -27,6 +27,13 @@ thread_local! {
     static MEMO: Map<Key, Entry> = RefCell::new(HashMap::new());
 }
 
+/// An entry holds up to 400 instants (~6.4 KB) and is keyed by "now", so it is reused only
+/// within one pass at one instant (a scan; the monitor's first sync). 1,024 entries (~6.5 MB
+/// per thread) cover the few hundred schedules of a large cluster; the general bound of
+/// 4,096 would let a long-running monitor, whose "now" moves on every diagnosis, keep ~26 MB
+/// of stale entries per thread.
+const SLOT_CAPACITY: usize = 1024;
+
 /// `eff.next_times(after, count)`, computed once per thread for each key (see [`crate::memo`]).
 pub(crate) fn next_times(
     eff: &EffectiveSchedule,
@@ -45,7 +52,7 @@ pub(crate) fn next_times(
             eff.next_times(after, count).into(),
         )
     };
-    get_or(&MEMO, key, valid, compute).1
+    get_or(&MEMO, SLOT_CAPACITY, key, valid, compute).1
 }
 
 #[cfg(test)]
