@@ -146,6 +146,14 @@ fn a_hostile_namespace_from_the_kubeconfig_is_refused_too() {
             .contains("invalid namespace \"platform/../kube-system\""),
         "{out:?}"
     );
+    // Said the way scan and explain say it: the kubeconfig's namespace is named with its
+    // context and file, not blamed on a flag the user did not type.
+    assert!(
+        out.stderr.contains("the namespace of context ")
+            && out.stderr.contains(&live.kubeconfig.display().to_string())
+            && out.stderr.contains("nothing was sent"),
+        "{out:?}"
+    );
     assert!(live.lines().is_empty(), "{:?}", live.lines());
 }
 

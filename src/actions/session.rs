@@ -44,9 +44,11 @@ impl Session {
         dry_run: DryRun,
     ) -> Result<Session, Error> {
         let api = cluster::connect(kube, true).await?;
-        let ns = namespace.map_or_else(|| api.target.namespace.clone(), str::to_string);
-        doctor::names::namespace(&ns)
-            .map_err(|e| Error::Usage(format!("{e}; nothing was sent")))?;
+        let ns = cluster::namespace(&api, namespace).map_err(|e| match e {
+            Error::Usage(m) => Error::Usage(format!("{m}; nothing was sent")),
+            Error::Input(m) => Error::Input(format!("{m}; nothing was sent")),
+            other => other,
+        })?;
         let writer = api.writer(dry_run != DryRun::None);
         Ok(Session { api, writer, ns })
     }

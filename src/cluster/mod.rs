@@ -57,6 +57,27 @@ pub async fn connect(args: &KubeArgs, notices: bool) -> Result<Api, Error> {
     Ok(Api::new(client, target, timeout, notices))
 }
 
+/// The namespace a command works in: `-n` when given, else the context's. Checked as the API
+/// server checks a namespace name before any request names it: a bad `-n` is a usage error, a
+/// bad namespace in the kubeconfig an input error naming the context and the file it came from
+/// (shown on one line: a context name is untrusted text). One place for every live command,
+/// so `scan`, `explain` and the operator commands refuse the same names the same way.
+pub fn namespace(api: &Api, explicit: Option<&str>) -> Result<String, Error> {
+    if let Some(ns) = explicit {
+        doctor::names::namespace(ns).map_err(|e| Error::Usage(e.to_string()))?;
+        return Ok(ns.to_string());
+    }
+    let ns = &api.target.namespace;
+    doctor::names::namespace(ns).map_err(|e| {
+        Error::Input(format!(
+            "the namespace of context {} (from {}): {e}",
+            doctor::report::visible::one_line(&api.target.context),
+            api.target.source
+        ))
+    })?;
+    Ok(ns.clone())
+}
+
 /// A static bearer token must be a valid HTTP header value: kube hands it to a layer that
 /// panics otherwise (a control character pasted into a kubeconfig). Said as an input error
 /// naming the context, never with the token.

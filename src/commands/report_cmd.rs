@@ -5,7 +5,7 @@
 
 use doctor::render::{input_errors, style::Style};
 use doctor::replay::KubeVersion;
-use doctor::report::{self, InputError, Options, Report, visible};
+use doctor::report::{self, InputError, Options, Report};
 use jiff::tz::TimeZone;
 
 use super::{check_now, controller_zone, parse_instant};
@@ -159,24 +159,10 @@ pub fn live_namespace(
     namespace: Option<&str>,
     all_namespaces: bool,
 ) -> Result<Option<String>, Error> {
-    match (all_namespaces, namespace) {
-        (true, _) => Ok(None),
-        (false, Some(ns)) => {
-            doctor::names::namespace(ns).map_err(|e| Error::Usage(e.to_string()))?;
-            Ok(Some(ns.to_string()))
-        }
-        (false, None) => {
-            let ns = &api.target.namespace;
-            doctor::names::namespace(ns).map_err(|e| {
-                Error::Input(format!(
-                    "the namespace of context {} (from {}): {e}",
-                    visible::one_line(&api.target.context),
-                    api.target.source
-                ))
-            })?;
-            Ok(Some(ns.clone()))
-        }
+    if all_namespaces {
+        return Ok(None);
     }
+    cluster::namespace(api, namespace).map(Some)
 }
 
 /// Connect, settle the namespace ([`live_namespace`]) and ask the server's version
