@@ -12,6 +12,8 @@ pub fn namespace_of(ns: &str) -> &str {
 }
 
 pub struct Index<'a> {
+    /// namespace → its Jobs, in snapshot order (what the replay may GET by name).
+    in_namespace: HashMap<&'a str, Vec<&'a Job>>,
     /// (namespace, controller-owner name) → jobs. Upstream matches the controller ownerRef by
     /// NAME only (not kind or UID), so we do too.
     owned: HashMap<(&'a str, &'a str), Vec<&'a Job>>,
@@ -28,8 +30,10 @@ impl<'a> Index<'a> {
     pub fn new(s: &'a Snapshot) -> Self {
         let mut owned: HashMap<_, Vec<&Job>> = HashMap::new();
         let mut manual: HashMap<_, Vec<&Job>> = HashMap::new();
+        let mut in_namespace: HashMap<_, Vec<&Job>> = HashMap::new();
         for j in &s.jobs {
             let ns = namespace_of(&j.meta.namespace);
+            in_namespace.entry(ns).or_default().push(j);
             if let Some(c) = j.meta.controller() {
                 owned.entry((ns, c.name.as_str())).or_default().push(j);
             } else if let Some(o) = j.meta.owner_references.iter().find(|o| o.kind == "CronJob") {
@@ -57,6 +61,7 @@ impl<'a> Index<'a> {
                 .push(e);
         }
         Index {
+            in_namespace,
             owned,
             manual,
             pods,
@@ -64,7 +69,15 @@ impl<'a> Index<'a> {
         }
     }
 
-    /// Jobs the controller counts as `cj`'s.
+    /// The Jobs of namespace `ns` (`default` for ""), in snapshot order.
+    pub fn jobs_in(&self, ns: &str) -> &[&'a Job] {
+        self.in_namespace
+            .get(namespace_of(ns))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Jobs the controller counts as `cj`'s (v2: a controller ownerReference with its name,
+    /// as [`crate::replay::owned_jobs`] for every release since 1.21), in snapshot order.
     pub fn jobs_of(&self, cj: &CronJob) -> Vec<&'a Job> {
         let ns = namespace_of(&cj.meta.namespace);
         self.owned
