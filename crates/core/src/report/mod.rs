@@ -515,7 +515,6 @@ mod tests {
             };
         }
         s.jobs.extend(copies);
-        let index = Index::new(&s);
         let zone = TimeZone::UTC;
         let mut compared = 0;
         for version in [
@@ -533,6 +532,8 @@ mod tests {
             };
             for evidence in [true, false] {
                 s.evidence.jobs = evidence;
+                let s = &s;
+                let index = Index::new(s);
                 for cj in &s.cron_jobs {
                     let input = ReplayInput {
                         cron_job: cj,
@@ -542,8 +543,7 @@ mod tests {
                         version,
                     };
                     let filtered = serde_json::to_string(&replay::replay(&input)).unwrap();
-                    let indexed =
-                        serde_json::to_string(&gather(cj, &index, &s, &opts).rep).unwrap();
+                    let indexed = serde_json::to_string(&gather(cj, &index, s, &opts).rep).unwrap();
                     assert_eq!(indexed, filtered, "{} at {version:?}", cj.meta.name);
                     compared += usize::from(evidence && !index.jobs_of(cj).is_empty());
                 }
