@@ -374,14 +374,14 @@ impl Work {
             Batch::CronJobs(_) => {}
             Batch::Jobs(v) => {
                 for o in v {
-                    if let Some(s) = self.bucket(&o.meta.namespace.clone()) {
+                    if let Some(s) = self.bucket(&o.meta.namespace) {
                         s.jobs.push(o);
                     }
                 }
             }
             Batch::Pods(v) => {
                 for o in v {
-                    if let Some(s) = self.bucket(&o.meta.namespace.clone()) {
+                    if let Some(s) = self.bucket(&o.meta.namespace) {
                         s.pods.push(o);
                     }
                 }
@@ -391,11 +391,11 @@ impl Work {
                     // The core's index files an Event under its object's namespace (the API
                     // server requires the two to be equal anyway).
                     let ns = if o.involved_object.namespace.is_empty() {
-                        o.meta.namespace.clone()
+                        &o.meta.namespace
                     } else {
-                        o.involved_object.namespace.clone()
+                        &o.involved_object.namespace
                     };
-                    if let Some(s) = self.bucket(&ns) {
+                    if let Some(s) = self.bucket(ns) {
                         s.events.push(o);
                     }
                 }

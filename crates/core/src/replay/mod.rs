@@ -113,11 +113,11 @@ pub fn replay(input: &ReplayInput) -> Replay {
     replay_sorted(input, ns_jobs, children)
 }
 
-/// [`replay`] with `input.jobs` already sorted out by the caller, who looks them up in an
-/// index instead of filtering every Job of the snapshot once per CronJob (a scan replays
-/// thousands of CronJobs against one namespace's Jobs). `ns_jobs`: the Jobs of `input.jobs`
-/// in the CronJob's namespace (`default` for an empty one), in their order, None exactly when
-/// `input.jobs` is; `children`: those of them [`owned_jobs`] gives, in that order.
+/// [`replay`] with the Jobs already sorted out by the caller, who looks them up in an index
+/// instead of filtering every Job of the snapshot once per CronJob (a scan replays thousands
+/// of CronJobs against one namespace's Jobs). `input.jobs` is not read: `ns_jobs` stands for
+/// it, the Jobs in the CronJob's namespace (`default` for an empty one) in snapshot order, or
+/// None without job evidence; `children`: those of them [`owned_jobs`] gives, in that order.
 pub fn replay_sorted<'a>(
     input: &ReplayInput<'a>,
     ns_jobs: Option<Vec<&'a Job>>,
@@ -128,7 +128,7 @@ pub fn replay_sorted<'a>(
     let v1 = f.variant == ControllerVariant::V1Legacy;
     let now = GoTime::local(input.now);
     let mut notes = Vec::new();
-    if input.jobs.is_none() {
+    if ns_jobs.is_none() {
         notes.push(
             "no job evidence: reconciliation, history cleanup and AlreadyExists detection skipped"
                 .into(),

@@ -380,8 +380,9 @@ pub(super) fn plan_one(
         return;
     }
     // The re-checks see only the CronJob's own Jobs, Pods and Events (as read, not as
-    // patched): that small snapshot is the same for every re-check, so it is gathered and
-    // indexed once, and each re-check computes only the findings the plan compares.
+    // patched): that small index is the same for every re-check, so it is built once (over
+    // references: nothing is cloned), and each re-check computes only the findings the plan
+    // compares.
     let ns = namespace_of(&cj.meta.namespace);
     let jobs: Vec<&Job> = index
         .jobs_of(cj)
@@ -394,17 +395,9 @@ pub(super) fn plan_one(
     }
     let owned = index.jobs_of(cj);
     let events = index.events_for(cj, &owned, &pods);
-    let own = Snapshot {
-        cron_jobs: Vec::new(),
-        jobs: jobs.into_iter().cloned().collect(),
-        pods: pods.into_iter().cloned().collect(),
-        events: events.into_iter().cloned().collect(),
-        evidence: snapshot.evidence,
-        notes: Vec::new(),
-    };
-    let own_index = Index::new(&own);
+    let own_index = Index::over(jobs, pods, events);
     let recheck = |patched: &CronJob| -> Vec<Finding> {
-        super::findings_only(patched, &own_index, &own, opts)
+        super::findings_only(patched, &own_index, snapshot.evidence, opts)
     };
     entry.fix = plan(cj, &entry.namespace, &entry.findings, &recheck);
     if entry.fix.patch.is_some() && cj.origin.is_some() {

@@ -28,10 +28,19 @@ pub struct Index<'a> {
 
 impl<'a> Index<'a> {
     pub fn new(s: &'a Snapshot) -> Self {
+        Self::over(&s.jobs, &s.pods, &s.events)
+    }
+
+    /// The index of these objects, as [`Index::new`] of a snapshot holding them in this order.
+    pub fn over(
+        job_list: impl IntoIterator<Item = &'a Job>,
+        pod_list: impl IntoIterator<Item = &'a Pod>,
+        event_list: impl IntoIterator<Item = &'a Event>,
+    ) -> Self {
         let mut owned: HashMap<_, Vec<&Job>> = HashMap::new();
         let mut manual: HashMap<_, Vec<&Job>> = HashMap::new();
         let mut in_namespace: HashMap<_, Vec<&Job>> = HashMap::new();
-        for j in &s.jobs {
+        for j in job_list {
             let ns = namespace_of(&j.meta.namespace);
             in_namespace.entry(ns).or_default().push(j);
             if let Some(c) = j.meta.controller() {
@@ -41,7 +50,7 @@ impl<'a> Index<'a> {
             }
         }
         let mut pods: HashMap<_, Vec<&Pod>> = HashMap::new();
-        for p in &s.pods {
+        for p in pod_list {
             if let Some(job) = p.job_name() {
                 pods.entry((namespace_of(&p.meta.namespace), job))
                     .or_default()
@@ -49,7 +58,7 @@ impl<'a> Index<'a> {
             }
         }
         let mut events: HashMap<_, Vec<&Event>> = HashMap::new();
-        for e in &s.events {
+        for e in event_list {
             let ns = if e.involved_object.namespace.is_empty() {
                 namespace_of(&e.meta.namespace)
             } else {

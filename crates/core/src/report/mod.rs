@@ -177,13 +177,14 @@ struct Gathered<'s> {
     parsed: Option<Result<Schedule, ParseError>>,
 }
 
+/// Everything about `cj` from `index` (the snapshot's, or only `cj`'s own objects: the fix
+/// plan's re-checks).
 fn gather<'s>(
     cj: &CronJob,
     index: &Index<'s>,
-    snapshot: &'s Snapshot,
+    evidence: crate::model::Evidence,
     opts: &Options,
 ) -> Gathered<'s> {
-    let jobs_all: Option<&[Job]> = snapshot.evidence.jobs.then_some(snapshot.jobs.as_slice());
     let ns = namespace_of(&cj.meta.namespace).to_string();
     let owned = index.jobs_of(cj);
     let manual = index.manual_jobs_of(cj);
@@ -192,18 +193,18 @@ fn gather<'s>(
         pods.extend(index.pods_of(&ns, &j.meta.name));
     }
     let events = index.events_for(cj, &owned, &pods);
-    // The controller only ever sees its own namespace; passing all jobs is fine because
-    // replay filters ownership exactly as upstream does.
+    // The controller only ever sees its own namespace. `jobs` is left to `replay_sorted`'s
+    // arguments below.
     let input = ReplayInput {
         cron_job: cj,
-        jobs: jobs_all,
+        jobs: None,
         now: opts.now,
         controller_zone: opts.controller_zone,
         version: opts.version,
     };
     // The replay's own filtering of the snapshot's Jobs, looked up instead: the namespace's
     // Jobs and, with the v2 controller, the ones its ownership rule gives are already indexed.
-    let ns_jobs = jobs_all.map(|_| index.jobs_in(&ns).to_vec());
+    let ns_jobs = evidence.jobs.then(|| index.jobs_in(&ns).to_vec());
     let variant = opts.version.features().variant;
     let children = match &ns_jobs {
         None => Vec::new(),
@@ -245,7 +246,12 @@ fn gather<'s>(
 }
 
 impl<'s> Gathered<'s> {
-    fn context<'a>(&'a self, cj: &'a CronJob, snapshot: &Snapshot, opts: &'a Options) -> Context<'a>
+    fn context<'a>(
+        &'a self,
+        cj: &'a CronJob,
+        evidence: crate::model::Evidence,
+        opts: &'a Options,
+    ) -> Context<'a>
     where
         's: 'a,
     {
@@ -263,7 +269,7 @@ impl<'s> Gathered<'s> {
             manual_jobs: &self.manual,
             pods: &self.pods,
             events: &self.events,
-            evidence: snapshot.evidence,
+            evidence,
         }
     }
 }
@@ -298,15 +304,20 @@ fn findings_of(ctx: &Context) -> Vec<Finding> {
 /// Only the findings of `cj`'s report: what the fix plan's re-checks compare. The same
 /// findings as [`build_one`] gives, without the timeline, next times, description and
 /// headline that the plan never reads.
-fn findings_only(cj: &CronJob, index: &Index, snapshot: &Snapshot, opts: &Options) -> Vec<Finding> {
-    let g = gather(cj, index, snapshot, opts);
-    findings_of(&g.context(cj, snapshot, opts))
+fn findings_only(
+    cj: &CronJob,
+    index: &Index,
+    evidence: crate::model::Evidence,
+    opts: &Options,
+) -> Vec<Finding> {
+    let g = gather(cj, index, evidence, opts);
+    findings_of(&g.context(cj, evidence, opts))
 }
 
 /// One CronJob's report, without its fix plan.
 fn build_one(cj: &CronJob, index: &Index, snapshot: &Snapshot, opts: &Options) -> CronJobReport {
-    let g = gather(cj, index, snapshot, opts);
-    let ctx = g.context(cj, snapshot, opts);
+    let g = gather(cj, index, snapshot.evidence, opts);
+    let ctx = g.context(cj, snapshot.evidence, opts);
     let findings = findings_of(&ctx);
     let ns = &g.ns;
     let zone = ctx.schedule_zone().clone();
@@ -492,7 +503,7 @@ mod tests {
                 let full = build_one(cj, &index, &s, &opts).findings;
                 some += usize::from(!full.is_empty());
                 assert_eq!(
-                    findings_only(cj, &index, &s, &opts),
+                    findings_only(cj, &index, s.evidence, &opts),
                     full,
                     "{}",
                     cj.meta.name
@@ -543,7 +554,8 @@ mod tests {
                         version,
                     };
                     let filtered = serde_json::to_string(&replay::replay(&input)).unwrap();
-                    let indexed = serde_json::to_string(&gather(cj, &index, s, &opts).rep).unwrap();
+                    let indexed =
+                        serde_json::to_string(&gather(cj, &index, s.evidence, &opts).rep).unwrap();
                     assert_eq!(indexed, filtered, "{} at {version:?}", cj.meta.name);
                     compared += usize::from(evidence && !index.jobs_of(cj).is_empty());
                 }
