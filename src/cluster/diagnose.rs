@@ -9,7 +9,7 @@
 //! what they can look up gives the identical result (a unit test holds this to account
 //! against the one-call build on every example).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
@@ -166,6 +166,23 @@ pub fn pipeline<T: Send, R>(
     done: &AtomicUsize,
     produce: impl FnOnce(&mut dyn FnMut(Snapshot)) -> R,
 ) -> (R, Vec<T>) {
+    let mut all = Vec::new();
+    let r = pipeline_each(threads, opts, shape, done, &mut |t| all.push(t), produce);
+    (r, all)
+}
+
+/// [`pipeline`], handing each result to `each` as soon as it and every result submitted
+/// before it are ready (submission order, on a thread of its own) instead of collecting
+/// them: a caller that writes each one out holds a few namespaces' results, not the
+/// cluster's (`scan -o json`, issue 11).
+pub fn pipeline_each<T: Send, R>(
+    threads: usize,
+    opts: &Options,
+    shape: &(dyn Fn(&CronJob, CronJobReport) -> T + Sync),
+    done: &AtomicUsize,
+    each: &mut (dyn FnMut(T) + Send),
+    produce: impl FnOnce(&mut dyn FnMut(Snapshot)) -> R,
+) -> R {
     let threads = threads.max(1);
     let (task_tx, task_rx) = mpsc::sync_channel::<Task>(threads * 2);
     let task_rx = Mutex::new(task_rx);
@@ -179,6 +196,7 @@ pub fn pipeline<T: Send, R>(
                         Ok(t) => t,
                         Err(_) => return,
                     };
+                    let seq = task.seq;
                     let cjs = &task.bucket.cron_jobs[task.range.clone()];
                     let reports = if task.whole {
                         report::build(&task.bucket, Vec::new(), opts).cron_jobs
@@ -190,14 +208,33 @@ pub fn pipeline<T: Send, R>(
                         .zip(reports)
                         .map(|(cj, r)| shape(cj, r))
                         .collect();
+                    // The snapshot is not needed any more: free it here, on the worker,
+                    // rather than wherever the last chunk's Arc happens to be dropped.
+                    drop(task);
                     done.fetch_add(shaped.len(), Ordering::Relaxed);
-                    if out_tx.send((task.seq, shaped)).is_err() {
+                    if out_tx.send((seq, shaped)).is_err() {
                         return;
                     }
                 }
             });
         }
         drop(out_tx);
+        // Results in submission order: those that finish early wait for the ones before.
+        sc.spawn(move || {
+            let mut waiting: BTreeMap<usize, Vec<T>> = BTreeMap::new();
+            let mut next = 0;
+            for (seq, part) in out_rx.iter() {
+                waiting.insert(seq, part);
+                while let Some(part) = waiting.remove(&next) {
+                    part.into_iter().for_each(&mut *each);
+                    next += 1;
+                }
+            }
+            // Only a worker that stopped early leaves gaps; the rest still go out in order.
+            for (_, part) in waiting {
+                part.into_iter().for_each(&mut *each);
+            }
+        });
         let mut seq = 0;
         let mut submit = |bucket: Snapshot| {
             let n = bucket.cron_jobs.len();
@@ -236,9 +273,7 @@ pub fn pipeline<T: Send, R>(
         };
         let r = produce(&mut submit);
         drop(task_tx);
-        let mut parts: Vec<(usize, Vec<T>)> = out_rx.iter().collect();
-        parts.sort_by_key(|(seq, _)| *seq);
-        (r, parts.into_iter().flat_map(|(_, v)| v).collect())
+        r
     })
 }
 

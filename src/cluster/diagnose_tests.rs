@@ -146,3 +146,70 @@ fn every_example_alone_and_all_together_match_the_core() {
     assert!(all.cron_jobs.len() >= 14);
     same_as_core(&all, KubeVersion::NEWEST);
 }
+
+#[test]
+fn results_are_handed_out_once_each_in_submission_order() {
+    // Namespaces of different sizes on several workers finish out of order; `pipeline_each`
+    // still hands every CronJob's result over exactly once, in the order submitted. Some
+    // namespaces are big enough (CronJobs × Jobs) to be split into per-CronJob chunks.
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/healthy.yaml"),
+    )
+    .unwrap();
+    let (one, _) = doctor::source::parse_text("healthy.yaml", &text).into_snapshot();
+    let template = one.cron_jobs[0].clone();
+    let sizes = [40, 1, 7, 300, 2, 1, 90, 3];
+    let mut namespaces = Vec::new();
+    for (i, n) in sizes.iter().enumerate() {
+        let mut s = doctor::model::Snapshot::default();
+        for k in 0..*n {
+            let mut cj = template.clone();
+            cj.meta.namespace = format!("ns-{i}");
+            cj.meta.name = format!("cj-{k:03}");
+            cj.origin = None;
+            s.cron_jobs.push(cj);
+        }
+        // Jobs owned by nobody here, only there to make C × J cross the split threshold.
+        if *n == 300 {
+            let mut job = doctor::model::Job::default();
+            job.meta.namespace = format!("ns-{i}");
+            for k in 0..4000 {
+                job.meta.name = format!("other-{k}");
+                s.jobs.push(job.clone());
+            }
+        }
+        namespaces.push(s);
+    }
+    let expected: Vec<String> = namespaces
+        .iter()
+        .flat_map(|s| s.cron_jobs.iter())
+        .map(|c| format!("{}/{}", c.meta.namespace, c.meta.name))
+        .collect();
+    let zone = TimeZone::UTC;
+    let opts = Options {
+        now: "2026-11-20T12:00:00Z".parse().unwrap(),
+        controller_zone_name: "UTC",
+        controller_zone: &zone,
+        version: KubeVersion::NEWEST,
+        timeline: 8,
+    };
+    let done = AtomicUsize::new(0);
+    let mut got: Vec<String> = Vec::new();
+    super::pipeline_each(
+        4,
+        &opts,
+        &|cj, r| {
+            assert_eq!(cj.meta.name, r.name);
+            format!("{}/{}", r.namespace, r.name)
+        },
+        &done,
+        &mut |key| got.push(key),
+        |submit| {
+            for s in namespaces {
+                submit(s);
+            }
+        },
+    );
+    assert_eq!(got, expected);
+    assert_eq!(done.into_inner(), expected.len());
+}

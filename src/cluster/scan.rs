@@ -41,10 +41,12 @@ use super::slices::{self, Plan};
 /// API server's round trips overlapped; sensible values are 4 (one slice's lists) to 64.
 pub const CONCURRENCY: usize = 16;
 /// Namespaces that may be read ahead of the first one not yet handed out: what waits in
-/// memory is at most this many namespaces' objects. 6 slices of four lists keep
-/// [`CONCURRENCY`] requests busy; 16 held a fifth of the benchmark's cluster at once
-/// (142 MB peak RSS at 2,000 CronJobs).
-pub const WINDOW: usize = 6;
+/// memory is at most this many namespaces' objects. 4 slices of four lists make the
+/// [`CONCURRENCY`] requests; 16 held a fifth of the benchmark's cluster at once (142 MB peak
+/// RSS at 2,000 CronJobs), and at the full benchmark 6 → 4 took peak RSS from ~145 to
+/// ~123 MB with no measurable change in wall time, with or without 20 ms of latency (3
+/// saved a few MB more; measured back to back, `tools/bench/scan-notes.md`).
+pub const WINDOW: usize = 4;
 
 /// `a` vs `b` in key order: `ns/` prefixes, so `a-b` sorts before `a` as in etcd.
 pub(super) fn key_cmp(a: &str, b: &str) -> Cmp {
@@ -372,14 +374,14 @@ impl Work {
             Batch::CronJobs(_) => {}
             Batch::Jobs(v) => {
                 for o in v {
-                    if let Some(s) = self.bucket(&o.meta.namespace.clone()) {
+                    if let Some(s) = self.bucket(&o.meta.namespace) {
                         s.jobs.push(o);
                     }
                 }
             }
             Batch::Pods(v) => {
                 for o in v {
-                    if let Some(s) = self.bucket(&o.meta.namespace.clone()) {
+                    if let Some(s) = self.bucket(&o.meta.namespace) {
                         s.pods.push(o);
                     }
                 }
@@ -389,11 +391,11 @@ impl Work {
                     // The core's index files an Event under its object's namespace (the API
                     // server requires the two to be equal anyway).
                     let ns = if o.involved_object.namespace.is_empty() {
-                        o.meta.namespace.clone()
+                        &o.meta.namespace
                     } else {
-                        o.involved_object.namespace.clone()
+                        &o.involved_object.namespace
                     };
-                    if let Some(s) = self.bucket(&ns) {
+                    if let Some(s) = self.bucket(ns) {
                         s.events.push(o);
                     }
                 }

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use doctor::model::CronJob;
-use doctor::report::{CronJobReport, Health, Options, Report};
+use doctor::report::{CronJobReport, Health, Options};
 
 use super::report_cmd::{LiveStart, live_replay_flags, live_start};
 use crate::cli::{ScanArgs, ScanFormat};
@@ -97,46 +97,64 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
         Diagnosed { health, out }
     };
     let threads = std::thread::available_parallelism().map_or(1, |p| p.get());
-    let (outcome, diagnosed) = diagnose::pipeline(threads, &opts, &shape, &done, |submit| {
-        rt.block_on(cluster::scan::scan(
-            &api,
-            ns.as_deref(),
-            listed.clone(),
-            submit,
-        ))
+    // The JSON report is written while the scan goes on: each CronJob's fragment as soon as it
+    // and those before it are diagnosed (namespaces are diagnosed in key order), so memory
+    // holds a few namespaces' fragments instead of the cluster's. The frame's fields before
+    // `cronJobs` (schema, now, version, zone) are known already; the notes, which come
+    // after, are written at the end. The table is sorted worst first, so its rows are kept.
+    let mut healths: Vec<Health> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
+    let mut streamed = json.then(|| {
+        let head = doctor::render::json::render(&diagnose::frame(Vec::new(), &opts));
+        JsonStream::new(
+            std::io::BufWriter::with_capacity(1 << 16, std::io::stdout()),
+            &head,
+        )
     });
+    let outcome = {
+        let mut each = |d: Diagnosed| {
+            healths.push(d.health);
+            match d.out {
+                Some(Out::Json(j)) => {
+                    if let Some(s) = streamed.as_mut() {
+                        s.fragment(&j);
+                    }
+                }
+                Some(Out::Row(r)) => rows.push(*r),
+                None => {}
+            }
+        };
+        diagnose::pipeline_each(threads, &opts, &shape, &done, &mut each, |submit| {
+            rt.block_on(cluster::scan::scan(
+                &api,
+                ns.as_deref(),
+                listed.clone(),
+                submit,
+            ))
+        })
+    };
     drop(rt);
     display.finish();
+    // A failure after some namespaces were written leaves the document unfinished (not valid
+    // JSON) next to the error and exit code 2: never a complete-looking report missing
+    // CronJobs.
     let mut notes = outcome.map_err(|(what, e)| Error::Api(cluster::failure(&api, &what, &e)))?;
     notes.extend(notes_after);
 
-    let scanned = diagnosed.len();
-    let attention = diagnosed.iter().filter(|d| d.health != Health::Ok).count();
-    let code = if diagnosed.iter().any(|d| d.health == Health::Error) {
+    let scanned = healths.len();
+    let attention = healths.iter().filter(|h| **h != Health::Ok).count();
+    let code = if healths.contains(&Health::Error) {
         exit::FINDINGS
     } else {
         exit::OK
     };
-    if json {
-        let fragments: Vec<String> = diagnosed
-            .into_iter()
-            .filter_map(|d| match d.out {
-                Some(Out::Json(j)) => Some(j),
-                _ => None,
-            })
-            .collect();
-        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    if let Some(s) = streamed {
         // A closed pipe (`| head`) is not an error worth reporting.
-        let _ = write_json(&mut out, &diagnose::frame(notes, &opts), &fragments);
+        let _ = s.finish(&doctor::render::json::render(&diagnose::frame(
+            notes, &opts,
+        )));
         return Ok(code);
     }
-    let mut rows: Vec<Row> = diagnosed
-        .into_iter()
-        .filter_map(|d| match d.out {
-            Some(Out::Row(r)) => Some(*r),
-            _ => None,
-        })
-        .collect();
     rows.sort_by(|x, y| {
         y.health
             .cmp(&x.health)
@@ -183,44 +201,102 @@ pub(super) fn json_fragment(r: &CronJobReport) -> String {
     format!("    {}", text.replace('\n', "\n    "))
 }
 
-/// The report JSON from its frame and the CronJob fragments, written piece by piece: the
-/// same bytes as `render::json` on the whole report, without ever holding it all at once.
-pub(super) fn write_json(
-    out: &mut impl Write,
-    frame: &Report,
-    fragments: &[String],
-) -> std::io::Result<()> {
-    write_json_around(out, &doctor::render::json::render(frame), fragments)
-}
-
 /// The rendered frame `head` (its `cronJobs` empty) with `fragments` written into it.
 pub(super) fn write_json_around(
     out: &mut impl Write,
     head: &str,
     fragments: &[String],
 ) -> std::io::Result<()> {
-    const EMPTY: &str = "\"cronJobs\": []";
-    match (fragments.is_empty(), head.split_once(EMPTY)) {
-        (false, Some((before, after))) => {
-            out.write_all(before.as_bytes())?;
-            out.write_all(b"\"cronJobs\": [\n")?;
-            for (i, f) in fragments.iter().enumerate() {
-                if i > 0 {
-                    out.write_all(b",\n")?;
-                }
-                out.write_all(f.as_bytes())?;
-            }
-            out.write_all(b"\n  ]")?;
-            out.write_all(after.as_bytes())?;
-        }
-        _ => out.write_all(head.as_bytes())?,
+    let mut s = JsonStream::new(out, head);
+    for f in fragments {
+        s.fragment(f);
     }
-    out.flush()
+    s.finish(head)
+}
+
+/// `"cronJobs": []` as the renderer writes an empty list: where the fragments go.
+const EMPTY_CRON_JOBS: &str = "\"cronJobs\": []";
+
+/// The report JSON written as its CronJob fragments arrive: the frame's text up to the
+/// `cronJobs` list before the first fragment, the rest of the frame at the end. The frame's
+/// fields before `cronJobs` (schema, now, version, zone) are known before the first
+/// CronJob is diagnosed; those after it (errors, notes) are given to [`JsonStream::finish`].
+/// The same bytes as the renderer on the whole report.
+pub(super) struct JsonStream<W: Write> {
+    out: W,
+    /// The frame's text before `"cronJobs": []`; None if it had no such list (not a frame).
+    before: Option<String>,
+    written: usize,
+    /// The first write error (a closed pipe): nothing more is written after it.
+    failed: Option<std::io::Error>,
+}
+
+impl<W: Write> JsonStream<W> {
+    /// `head`: a rendered frame, its `cronJobs` empty (its notes do not matter here).
+    pub(super) fn new(out: W, head: &str) -> Self {
+        JsonStream {
+            out,
+            before: head
+                .split_once(EMPTY_CRON_JOBS)
+                .map(|(before, _)| before.to_string()),
+            written: 0,
+            failed: None,
+        }
+    }
+
+    /// One CronJob's fragment ([`json_fragment`]), after those given before it.
+    pub(super) fn fragment(&mut self, fragment: &str) {
+        let Some(before) = &self.before else { return };
+        if self.failed.is_some() {
+            return;
+        }
+        let first = self.written == 0;
+        let wrote = (|| {
+            if first {
+                self.out.write_all(before.as_bytes())?;
+                self.out.write_all(b"\"cronJobs\": [\n")?;
+            } else {
+                self.out.write_all(b",\n")?;
+            }
+            self.out.write_all(fragment.as_bytes())
+        })();
+        self.written += 1;
+        if let Err(e) = wrote {
+            self.failed = Some(e);
+        }
+    }
+
+    /// The end of the document: `head` is the final rendered frame (with the notes), its
+    /// `cronJobs` empty; written whole when no fragment came.
+    pub(super) fn finish(mut self, head: &str) -> std::io::Result<()> {
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
+        match head.split_once(EMPTY_CRON_JOBS) {
+            Some((_, after)) if self.written > 0 => {
+                self.out.write_all(b"\n  ]")?;
+                self.out.write_all(after.as_bytes())?;
+            }
+            _ => self.out.write_all(head.as_bytes())?,
+        }
+        self.out.flush()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use doctor::report::Report;
+
+    /// The report JSON from its frame and the CronJob fragments, written piece by piece: the
+    /// same bytes as `render::json` on the whole report, without ever holding it all at once.
+    fn write_json(
+        out: &mut impl Write,
+        frame: &Report,
+        fragments: &[String],
+    ) -> std::io::Result<()> {
+        write_json_around(out, &doctor::render::json::render(frame), fragments)
+    }
 
     #[test]
     fn json_from_fragments_is_byte_identical_to_the_renderer() {
@@ -253,5 +329,83 @@ mod tests {
                 doctor::render::json::render(&expected)
             );
         }
+    }
+    #[test]
+    fn streamed_json_is_byte_identical_to_the_whole_document() {
+        // As `scan` writes it: the frame without notes at the start (the notes are only
+        // known at the end), each fragment as it comes, the frame with its notes at the end.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+        let loaded = crate::input::load_paths(&[dir.display().to_string()]);
+        let (snapshot, _) = loaded.into_snapshot();
+        let zone = jiff::tz::TimeZone::UTC;
+        let opts = Options {
+            now: "2026-11-20T12:00:00Z".parse().unwrap(),
+            controller_zone_name: "Europe/Berlin",
+            controller_zone: &zone,
+            version: doctor::replay::KubeVersion::new(27),
+            timeline: 8,
+        };
+        let notes = vec!["first \"note\"".to_string(), "second".to_string()];
+        let mut whole = doctor::report::build(&snapshot, Vec::new(), &opts);
+        whole.notes = notes.clone();
+        assert!(whole.cron_jobs.len() > 2);
+        let start = doctor::render::json::render(&diagnose::frame(Vec::new(), &opts));
+        let end = doctor::render::json::render(&diagnose::frame(notes.clone(), &opts));
+        for n in [whole.cron_jobs.len(), 1, 0] {
+            let mut out = Vec::new();
+            let mut s = JsonStream::new(&mut out, &start);
+            for r in &whole.cron_jobs[..n] {
+                s.fragment(&json_fragment(r));
+            }
+            s.finish(&end).unwrap();
+            let mut expected = doctor::report::build(&snapshot, Vec::new(), &opts);
+            expected.notes = notes.clone();
+            expected.cron_jobs.truncate(n);
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                doctor::render::json::render(&expected),
+                "{n} CronJobs"
+            );
+        }
+    }
+
+    /// Accepts `room` bytes, then fails as a closed pipe does.
+    struct ClosesAfter {
+        room: usize,
+        got: Vec<u8>,
+    }
+
+    impl Write for ClosesAfter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.room == 0 {
+                return Err(std::io::ErrorKind::BrokenPipe.into());
+            }
+            let n = buf.len().min(self.room);
+            self.room -= n;
+            self.got.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closed_pipe_stops_the_stream_and_is_reported_at_the_end() {
+        let head = "{\n  \"cronJobs\": [],\n  \"notes\": []\n}\n";
+        let mut out = ClosesAfter {
+            room: 20,
+            got: Vec::new(),
+        };
+        let mut s = JsonStream::new(&mut out, head);
+        for _ in 0..3 {
+            s.fragment("    {\"x\": 1}");
+        }
+        let e = s.finish(head).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe);
+        // What fitted, and nothing tried after the first failure.
+        let mut whole = Vec::new();
+        write_json_around(&mut whole, head, &vec!["    {\"x\": 1}".to_string(); 3]).unwrap();
+        assert_eq!(out.got, whole[..20]);
     }
 }

@@ -164,7 +164,7 @@ namespace expected to hold a page of Jobs or more gets namespace-scoped LISTs of
 excludes the sliced ones, so every object is read once. Slices run side by side, at most 16
 requests in flight (each holding its body until parsed); every list requests its next page as
 soon as the current page's continue token is read, before parsing it; nothing reads further
-than 6 namespaces beyond the first one not yet diagnosed, and namespaces go to the diagnosis
+than 4 namespaces beyond the first one not yet diagnosed, and namespaces go to the diagnosis
 (on all cores) in key order as soon as they are complete. The core shares the DST effects of a
 year per (schedule, zone) across CronJobs (a per-thread memo).
 

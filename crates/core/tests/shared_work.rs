@@ -1,5 +1,6 @@
 //! The work shared across CronJobs (the per-thread memos of DST effects per schedule and zone
-//! and of upcoming activations per schedule, zone and "now": `doctor::memo`) changes nothing: every example and every real-world corpus manifest gets the same report,
+//! and of upcoming activations, cadences and `never-fires` run chains per schedule, zone and
+//! "now": `doctor::memo`) changes nothing: every example and every real-world corpus manifest gets the same report,
 //! byte for byte, with the memo and with every answer computed afresh. The controller zone
 //! has DST, so every schedule without a zone of its own is affected too.
 

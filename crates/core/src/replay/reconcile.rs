@@ -38,14 +38,19 @@ pub fn owned_jobs<'a>(cj: &CronJob, jobs: &'a [Job], variant: ControllerVariant)
     let ns = norm_ns(&cj.meta.namespace);
     jobs.iter()
         .filter(|j| norm_ns(&j.meta.namespace) == ns)
-        .filter(|j| match j.meta.controller() {
-            None => false,
-            Some(o) if variant == ControllerVariant::V1Legacy => {
-                o.kind == "CronJob" && o.uid == cj.meta.uid
-            }
-            Some(o) => o.name == cj.meta.name,
-        })
+        .filter(|j| controlled_by(cj, j, variant))
         .collect()
+}
+
+/// The ownership test of [`owned_jobs`] for a Job already known to be in `cj`'s namespace.
+pub fn controlled_by(cj: &CronJob, j: &Job, variant: ControllerVariant) -> bool {
+    match j.meta.controller() {
+        None => false,
+        Some(o) if variant == ControllerVariant::V1Legacy => {
+            o.kind == "CronJob" && o.uid == cj.meta.uid
+        }
+        Some(o) => o.name == cj.meta.name,
+    }
 }
 
 /// The mutable CronJob status plus everything the sync records along the way.

@@ -379,32 +379,25 @@ pub(super) fn plan_one(
     if !entry.findings.iter().any(actionable) {
         return;
     }
+    // The re-checks see only the CronJob's own Jobs, Pods and Events (as read, not as
+    // patched): that small index is the same for every re-check, so it is built once (over
+    // references: nothing is cloned), and each re-check computes only the findings the plan
+    // compares.
+    let ns = namespace_of(&cj.meta.namespace);
+    let jobs: Vec<&Job> = index
+        .jobs_of(cj)
+        .into_iter()
+        .chain(index.manual_jobs_of(cj))
+        .collect();
+    let mut pods = Vec::new();
+    for j in &jobs {
+        pods.extend(index.pods_of(ns, &j.meta.name));
+    }
+    let owned = index.jobs_of(cj);
+    let events = index.events_for(cj, &owned, &pods);
+    let own_index = Index::over(jobs, pods, events);
     let recheck = |patched: &CronJob| -> Vec<Finding> {
-        let ns = namespace_of(&cj.meta.namespace);
-        let jobs: Vec<&Job> = index
-            .jobs_of(cj)
-            .into_iter()
-            .chain(index.manual_jobs_of(cj))
-            .collect();
-        let mut pods = Vec::new();
-        for j in &jobs {
-            pods.extend(index.pods_of(ns, &j.meta.name));
-        }
-        let owned = index.jobs_of(cj);
-        let events = index.events_for(cj, &owned, &pods);
-        let one = Snapshot {
-            cron_jobs: vec![patched.clone()],
-            jobs: jobs.into_iter().cloned().collect(),
-            pods: pods.into_iter().cloned().collect(),
-            events: events.into_iter().cloned().collect(),
-            evidence: snapshot.evidence,
-            notes: Vec::new(),
-        };
-        super::build_unplanned(&one, Vec::new(), opts)
-            .cron_jobs
-            .pop()
-            .map(|c| c.findings)
-            .unwrap_or_default()
+        super::findings_only(patched, &own_index, snapshot.evidence, opts)
     };
     entry.fix = plan(cj, &entry.namespace, &entry.findings, &recheck);
     if entry.fix.patch.is_some() && cj.origin.is_some() {

@@ -12,6 +12,8 @@ pub fn namespace_of(ns: &str) -> &str {
 }
 
 pub struct Index<'a> {
+    /// namespace → its Jobs, in snapshot order (what the replay may GET by name).
+    in_namespace: HashMap<&'a str, Vec<&'a Job>>,
     /// (namespace, controller-owner name) → jobs. Upstream matches the controller ownerRef by
     /// NAME only (not kind or UID), so we do too.
     owned: HashMap<(&'a str, &'a str), Vec<&'a Job>>,
@@ -26,10 +28,21 @@ pub struct Index<'a> {
 
 impl<'a> Index<'a> {
     pub fn new(s: &'a Snapshot) -> Self {
+        Self::over(&s.jobs, &s.pods, &s.events)
+    }
+
+    /// The index of these objects, as [`Index::new`] of a snapshot holding them in this order.
+    pub fn over(
+        job_list: impl IntoIterator<Item = &'a Job>,
+        pod_list: impl IntoIterator<Item = &'a Pod>,
+        event_list: impl IntoIterator<Item = &'a Event>,
+    ) -> Self {
         let mut owned: HashMap<_, Vec<&Job>> = HashMap::new();
         let mut manual: HashMap<_, Vec<&Job>> = HashMap::new();
-        for j in &s.jobs {
+        let mut in_namespace: HashMap<_, Vec<&Job>> = HashMap::new();
+        for j in job_list {
             let ns = namespace_of(&j.meta.namespace);
+            in_namespace.entry(ns).or_default().push(j);
             if let Some(c) = j.meta.controller() {
                 owned.entry((ns, c.name.as_str())).or_default().push(j);
             } else if let Some(o) = j.meta.owner_references.iter().find(|o| o.kind == "CronJob") {
@@ -37,7 +50,7 @@ impl<'a> Index<'a> {
             }
         }
         let mut pods: HashMap<_, Vec<&Pod>> = HashMap::new();
-        for p in &s.pods {
+        for p in pod_list {
             if let Some(job) = p.job_name() {
                 pods.entry((namespace_of(&p.meta.namespace), job))
                     .or_default()
@@ -45,7 +58,7 @@ impl<'a> Index<'a> {
             }
         }
         let mut events: HashMap<_, Vec<&Event>> = HashMap::new();
-        for e in &s.events {
+        for e in event_list {
             let ns = if e.involved_object.namespace.is_empty() {
                 namespace_of(&e.meta.namespace)
             } else {
@@ -57,6 +70,7 @@ impl<'a> Index<'a> {
                 .push(e);
         }
         Index {
+            in_namespace,
             owned,
             manual,
             pods,
@@ -64,7 +78,15 @@ impl<'a> Index<'a> {
         }
     }
 
-    /// Jobs the controller counts as `cj`'s.
+    /// The Jobs of namespace `ns` (`default` for ""), in snapshot order.
+    pub fn jobs_in(&self, ns: &str) -> &[&'a Job] {
+        self.in_namespace
+            .get(namespace_of(ns))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Jobs the controller counts as `cj`'s (v2: a controller ownerReference with its name,
+    /// as [`crate::replay::owned_jobs`] for every release since 1.21), in snapshot order.
     pub fn jobs_of(&self, cj: &CronJob) -> Vec<&'a Job> {
         let ns = namespace_of(&cj.meta.namespace);
         self.owned

@@ -163,21 +163,28 @@ pub fn cron_job_reports<'s>(
     })
 }
 
-/// The report without fix plans (the plan's own replays use this).
-fn build_unplanned(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> Report {
-    let index = Index::new(snapshot);
-    let mut report = header(snapshot, errors, opts);
-    report.cron_jobs = snapshot
-        .cron_jobs
-        .iter()
-        .map(|cj| build_one(cj, &index, snapshot, opts))
-        .collect();
-    report
+/// What the rules judge one CronJob by: its Jobs, Pods and Events, and the replay of its
+/// controller. Owned here so that a [`Context`] can borrow it.
+struct Gathered<'s> {
+    ns: String,
+    owned: Vec<&'s Job>,
+    manual: Vec<&'s Job>,
+    pods: Vec<&'s crate::model::Pod>,
+    events: Vec<&'s crate::model::Event>,
+    rep: Replay,
+    /// The schedule as the controller parses it (see [`gather`]).
+    effective: Option<String>,
+    parsed: Option<Result<Schedule, ParseError>>,
 }
 
-/// One CronJob's report, without its fix plan.
-fn build_one(cj: &CronJob, index: &Index, snapshot: &Snapshot, opts: &Options) -> CronJobReport {
-    let jobs_all: Option<&[Job]> = snapshot.evidence.jobs.then_some(snapshot.jobs.as_slice());
+/// Everything about `cj` from `index` (the snapshot's, or only `cj`'s own objects: the fix
+/// plan's re-checks).
+fn gather<'s>(
+    cj: &CronJob,
+    index: &Index<'s>,
+    evidence: crate::model::Evidence,
+    opts: &Options,
+) -> Gathered<'s> {
     let ns = namespace_of(&cj.meta.namespace).to_string();
     let owned = index.jobs_of(cj);
     let manual = index.manual_jobs_of(cj);
@@ -186,16 +193,29 @@ fn build_one(cj: &CronJob, index: &Index, snapshot: &Snapshot, opts: &Options) -
         pods.extend(index.pods_of(&ns, &j.meta.name));
     }
     let events = index.events_for(cj, &owned, &pods);
-    // The controller only ever sees its own namespace; passing all jobs is fine because
-    // replay filters ownership exactly as upstream does.
+    // The controller only ever sees its own namespace. `jobs` is left to `replay_sorted`'s
+    // arguments below.
     let input = ReplayInput {
         cron_job: cj,
-        jobs: jobs_all,
+        jobs: None,
         now: opts.now,
         controller_zone: opts.controller_zone,
         version: opts.version,
     };
-    let rep = replay::replay(&input);
+    // The replay's own filtering of the snapshot's Jobs, looked up instead: the namespace's
+    // Jobs and, with the v2 controller, the ones its ownership rule gives are already indexed.
+    let ns_jobs = evidence.jobs.then(|| index.jobs_in(&ns).to_vec());
+    let variant = opts.version.features().variant;
+    let children = match &ns_jobs {
+        None => Vec::new(),
+        Some(_) if variant != replay::ControllerVariant::V1Legacy => owned.clone(),
+        Some(js) => js
+            .iter()
+            .copied()
+            .filter(|j| replay::controlled_by(cj, j, variant))
+            .collect(),
+    };
+    let rep = replay::replay_sorted(&input, ns_jobs, children);
     // The schedule as the controller parses it: the replay's own when it got that far
     // (so an unloadable timeZone is never folded into a "bad location" parse error), else
     // formatSchedule of the raw field for the rules that judge the schedule by itself.
@@ -213,23 +233,51 @@ fn build_one(cj: &CronJob, index: &Index, snapshot: &Snapshot, opts: &Options) -
                 (f, p)
             }
         };
-    let ctx = Context {
-        cron_job: cj,
-        namespace: &ns,
-        now: opts.now,
-        controller_zone_name: opts.controller_zone_name,
-        controller_zone: opts.controller_zone,
-        variant: rep.variant,
-        effective_schedule: effective.as_deref(),
-        schedule: parsed.as_ref(),
-        replay: &rep,
-        jobs: &owned,
-        manual_jobs: &manual,
-        pods: &pods,
-        events: &events,
-        evidence: snapshot.evidence,
-    };
-    let mut findings = rules::check_all(&ctx);
+    Gathered {
+        ns,
+        owned,
+        manual,
+        pods,
+        events,
+        rep,
+        effective,
+        parsed,
+    }
+}
+
+impl<'s> Gathered<'s> {
+    fn context<'a>(
+        &'a self,
+        cj: &'a CronJob,
+        evidence: crate::model::Evidence,
+        opts: &'a Options,
+    ) -> Context<'a>
+    where
+        's: 'a,
+    {
+        Context {
+            cron_job: cj,
+            namespace: &self.ns,
+            now: opts.now,
+            controller_zone_name: opts.controller_zone_name,
+            controller_zone: opts.controller_zone,
+            variant: self.rep.variant,
+            effective_schedule: self.effective.as_deref(),
+            schedule: self.parsed.as_ref(),
+            replay: &self.rep,
+            jobs: &self.owned,
+            manual_jobs: &self.manual,
+            pods: &self.pods,
+            events: &self.events,
+            evidence,
+        }
+    }
+}
+
+/// The findings of the CronJob in `ctx`, as its report lists them.
+fn findings_of(ctx: &Context) -> Vec<Finding> {
+    let cj = ctx.cron_job;
+    let mut findings = rules::check_all(ctx);
     // An outage whose cause another finding names is fixed by fixing that cause: say so
     // instead of the generic "check the controller" advice.
     let cause = rules::not_running::cause(&findings).map(|f| f.slug);
@@ -250,9 +298,31 @@ fn build_one(cj: &CronJob, index: &Index, snapshot: &Snapshot, opts: &Options) -
             );
         }
     }
+    findings
+}
+
+/// Only the findings of `cj`'s report: what the fix plan's re-checks compare. The same
+/// findings as [`build_one`] gives, without the timeline, next times, description and
+/// headline that the plan never reads.
+fn findings_only(
+    cj: &CronJob,
+    index: &Index,
+    evidence: crate::model::Evidence,
+    opts: &Options,
+) -> Vec<Finding> {
+    let g = gather(cj, index, evidence, opts);
+    findings_of(&g.context(cj, evidence, opts))
+}
+
+/// One CronJob's report, without its fix plan.
+fn build_one(cj: &CronJob, index: &Index, snapshot: &Snapshot, opts: &Options) -> CronJobReport {
+    let g = gather(cj, index, snapshot.evidence, opts);
+    let ctx = g.context(cj, snapshot.evidence, opts);
+    let findings = findings_of(&ctx);
+    let ns = &g.ns;
     let zone = ctx.schedule_zone().clone();
     let zone_name = ctx.schedule_zone_name().to_string();
-    let next = rep.next_schedule_times(5);
+    let next = g.rep.next_schedule_times(5);
     let timeline = timeline::build(&ctx, opts.timeline);
     let description = ctx.parsed().map(|s| {
         let shown = matches!(s.kind, schedule::ScheduleKind::Spec(_)).then_some(zone_name.as_str());
@@ -284,12 +354,12 @@ fn build_one(cj: &CronJob, index: &Index, snapshot: &Snapshot, opts: &Options) -
         headline,
         status,
         controller: ControllerSummary {
-            decision: rep.decision,
-            scheduled_time: rep.scheduled_time,
-            job_name: rep.job_name.clone(),
-            events: rep.events.iter().map(|e| e.reason.clone()).collect(),
-            requeue_after_ms: rep.requeue_after_ms,
-            missed_schedules: rep.missed_schedules,
+            decision: g.rep.decision,
+            scheduled_time: g.rep.scheduled_time,
+            job_name: g.rep.job_name.clone(),
+            events: g.rep.events.iter().map(|e| e.reason.clone()).collect(),
+            requeue_after_ms: g.rep.requeue_after_ms,
+            missed_schedules: g.rep.missed_schedules,
         },
         next_schedule_times: next,
         findings,
@@ -298,7 +368,7 @@ fn build_one(cj: &CronJob, index: &Index, snapshot: &Snapshot, opts: &Options) -
         active_jobs: cj.status.active.iter().map(|a| a.name.clone()).collect(),
         last_schedule_time: cj.status.last_schedule_time,
         last_successful_time: cj.status.last_successful_time,
-        replay: rep,
+        replay: g.rep,
         fix: fix::FixPlan::default(),
         zone,
     }
@@ -382,4 +452,118 @@ fn cause_of(headline: &str) -> String {
         .find_map(|p| headline.strip_prefix(p))
         .unwrap_or(headline)
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every example and real-world corpus manifest, with their Jobs, Pods and Events.
+    fn everything() -> Snapshot {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut all = Snapshot::default();
+        for dir in [
+            root.join("examples"),
+            root.join("../shared/corpus/realworld"),
+        ] {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue; // the corpus is a sibling checkout: optional
+            };
+            let mut files: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
+            files.sort();
+            for f in files.into_iter().filter(|p| p.is_file()) {
+                let text = std::fs::read(&f).unwrap();
+                let (s, _) =
+                    crate::source::parse_bytes(&f.display().to_string(), &text).into_snapshot();
+                all.cron_jobs.extend(s.cron_jobs);
+                all.jobs.extend(s.jobs);
+                all.pods.extend(s.pods);
+                all.events.extend(s.events);
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn the_plans_findings_only_recheck_finds_what_the_full_report_does() {
+        let s = everything();
+        assert!(s.cron_jobs.len() >= 14);
+        let index = Index::new(&s);
+        let zone = TimeZone::get("Europe/Berlin").unwrap();
+        for version in [KubeVersion::NEWEST, KubeVersion::new(20)] {
+            let opts = Options {
+                now: "2026-11-20T12:00:00Z".parse().unwrap(),
+                controller_zone_name: "Europe/Berlin",
+                controller_zone: &zone,
+                version,
+                timeline: 8,
+            };
+            let mut some = 0;
+            for cj in &s.cron_jobs {
+                let full = build_one(cj, &index, &s, &opts).findings;
+                some += usize::from(!full.is_empty());
+                assert_eq!(
+                    findings_only(cj, &index, s.evidence, &opts),
+                    full,
+                    "{}",
+                    cj.meta.name
+                );
+            }
+            assert!(some > 10, "the inputs have findings to compare");
+        }
+    }
+    #[test]
+    fn the_indexed_replay_is_the_replay_that_filters_every_job() {
+        let mut s = everything();
+        // Jobs in two namespaces that share names, and one whose namespace is left empty
+        // (`default`), so that the namespace of the index has to matter.
+        let mut copies = s.jobs.clone();
+        for j in &mut copies {
+            j.meta.namespace = if j.meta.namespace.is_empty() {
+                "default".into()
+            } else {
+                String::new()
+            };
+        }
+        s.jobs.extend(copies);
+        let zone = TimeZone::UTC;
+        let mut compared = 0;
+        for version in [
+            KubeVersion::NEWEST,
+            KubeVersion::new(27),
+            KubeVersion::new(21),
+            KubeVersion::new(20),
+        ] {
+            let opts = Options {
+                now: "2026-11-20T12:00:00Z".parse().unwrap(),
+                controller_zone_name: "UTC",
+                controller_zone: &zone,
+                version,
+                timeline: 8,
+            };
+            for evidence in [true, false] {
+                s.evidence.jobs = evidence;
+                let s = &s;
+                let index = Index::new(s);
+                for cj in &s.cron_jobs {
+                    let input = ReplayInput {
+                        cron_job: cj,
+                        jobs: evidence.then_some(s.jobs.as_slice()),
+                        now: opts.now,
+                        controller_zone: opts.controller_zone,
+                        version,
+                    };
+                    let filtered = serde_json::to_string(&replay::replay(&input)).unwrap();
+                    let indexed =
+                        serde_json::to_string(&gather(cj, &index, s.evidence, &opts).rep).unwrap();
+                    assert_eq!(indexed, filtered, "{} at {version:?}", cj.meta.name);
+                    compared += usize::from(evidence && !index.jobs_of(cj).is_empty());
+                }
+            }
+        }
+        assert!(
+            compared > 10,
+            "CronJobs with Jobs of their own were compared"
+        );
+    }
 }

@@ -12,6 +12,7 @@ mod finding;
 mod forbid_blocked;
 mod manifest;
 mod runtime;
+mod schedule_memo;
 mod suspended;
 
 pub use context::Context;

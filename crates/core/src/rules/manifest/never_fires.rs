@@ -8,7 +8,7 @@ use jiff::{SignedDuration, Timestamp};
 use schedule::{STAR_BIT, ScheduleKind, SpecSchedule};
 
 use crate::replay::ControllerVariant;
-use crate::rules::{Context, Finding, Rule, Severity};
+use crate::rules::{Context, Finding, Rule, Severity, schedule_memo};
 
 pub static RULE: Rule = Rule {
     id: "CJD004",
@@ -137,6 +137,41 @@ fn event(ctx: &Context, raw: &str) -> String {
     )
 }
 
+/// Where the chain of runs from "now" breaks, if it does within ten years.
+#[derive(Clone, Copy)]
+enum Chain {
+    /// No next run at all.
+    Never,
+    /// The last run before a missing successor.
+    EndsAt(Timestamp),
+    Unbroken,
+}
+
+thread_local! {
+    static CHAINS: crate::memo::Map<schedule_memo::Key, schedule_memo::Entry<Chain>> =
+        schedule_memo::map();
+}
+
+fn chain(sched: &schedule::Schedule, local: &jiff::tz::TimeZone, now: Timestamp) -> Chain {
+    let Some(first) = sched.next(now, local) else {
+        return Chain::Never;
+    };
+    // A run whose successor is missing is never started (the gap cannot be computed). Only
+    // worth saying while it is near: the leap-day case around 2096.
+    let horizon = now + SignedDuration::from_hours(24 * 366 * 10);
+    let mut t: Timestamp = first;
+    for _ in 0..64 {
+        if t > horizon {
+            break;
+        }
+        let Some(next) = sched.next(t, local) else {
+            return Chain::EndsAt(t);
+        };
+        t = next;
+    }
+    Chain::Unbroken
+}
+
 fn check(ctx: &Context) -> Vec<Finding> {
     let (Some(sched), Some(raw)) = (ctx.parsed(), ctx.cron_job.spec.schedule.as_deref()) else {
         return Vec::new();
@@ -144,32 +179,26 @@ fn check(ctx: &Context) -> Vec<Finding> {
     let ScheduleKind::Spec(spec) = &sched.kind else {
         return Vec::new();
     };
+    // Shared across CronJobs with one schedule (`schedule_memo`).
     let local = ctx.controller_zone;
-    let Some(first) = sched.next(ctx.now, local) else {
-        let why = reason(spec);
-        return vec![
-            Finding::new(&RULE, format!("{raw:?} never fires: {why}; the controller reports InvalidSchedule and never starts a Job."))
-                .field("spec.schedule")
-                .headline(format!("never runs: {why} ({raw:?} has no next run)"))
-                .evidence(format!(
-                    "controller (each sync{}, no requeue): {}",
-                    if ctx.cron_job.spec.suspend { " once resumed" } else { "" },
-                    event(ctx, raw)
-                ))
-                .fix("Use a date that exists (e.g. \"0 0 1 * *\" for the start of each month), or suspend the CronJob instead of giving it an impossible schedule."),
-        ];
-    };
-    // A run whose successor is missing is never started (the gap cannot be computed). Only
-    // worth saying while it is near: the leap-day case around 2096.
-    let horizon = ctx.now + SignedDuration::from_hours(24 * 366 * 10);
-    let mut t: Timestamp = first;
-    for _ in 0..64 {
-        if t > horizon {
-            break;
+    match schedule_memo::shared(&CHAINS, ctx, || chain(sched, local, ctx.now)) {
+        Chain::Never => {
+            let why = reason(spec);
+            vec![
+                Finding::new(&RULE, format!("{raw:?} never fires: {why}; the controller reports InvalidSchedule and never starts a Job."))
+                    .field("spec.schedule")
+                    .headline(format!("never runs: {why} ({raw:?} has no next run)"))
+                    .evidence(format!(
+                        "controller (each sync{}, no requeue): {}",
+                        if ctx.cron_job.spec.suspend { " once resumed" } else { "" },
+                        event(ctx, raw)
+                    ))
+                    .fix("Use a date that exists (e.g. \"0 0 1 * *\" for the start of each month), or suspend the CronJob instead of giving it an impossible schedule."),
+            ]
         }
-        let Some(next) = sched.next(t, local) else {
+        Chain::EndsAt(t) => {
             let when = ctx.show_time(t);
-            return vec![
+            vec![
                 Finding::new(
                     &RULE,
                     format!("{raw:?} runs for the last time before {when}: robfig finds no run within 5 years after {when}, so from then on the controller cannot compute the gap between runs and reports InvalidSchedule (the {when} run itself does not start)."),
@@ -178,11 +207,10 @@ fn check(ctx: &Context) -> Vec<Finding> {
                 .field("spec.schedule")
                 .evidence(format!("controller: {}", event(ctx, raw)))
                 .fix("Choose a date that recurs at least every 5 years."),
-            ];
-        };
-        t = next;
+            ]
+        }
+        Chain::Unbroken => Vec::new(),
     }
-    Vec::new()
 }
 
 #[cfg(test)]

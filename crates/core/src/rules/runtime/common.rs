@@ -7,15 +7,24 @@ use jiff::Timestamp;
 use crate::cron::cadence::{Cadence, cadence};
 use crate::model::{ConcurrencyPolicy, Job};
 use crate::replay::ControllerVariant;
-use crate::rules::Context;
+use crate::rules::{Context, schedule_memo};
 use crate::text::human_duration;
 
 /// The scheduled-time annotation the controller sets on the Jobs it creates (≥1.28).
 pub const SCHEDULED_ANNOTATION: &str = "batch.kubernetes.io/cronjob-scheduled-timestamp";
 
-/// Gaps between the next 32 runs (the engine's own fire times, in the controller's zone).
+thread_local! {
+    static INTERVALS: crate::memo::Map<schedule_memo::Key, schedule_memo::Entry<Option<Cadence>>> =
+        schedule_memo::map();
+}
+
+/// Gaps between the next 32 runs (the engine's own fire times, in the controller's zone);
+/// shared across CronJobs with one schedule (`schedule_memo`).
 pub fn interval(ctx: &Context) -> Option<Cadence> {
-    cadence(ctx.parsed()?, ctx.controller_zone, ctx.now, 32)
+    let sched = ctx.parsed()?;
+    schedule_memo::shared(&INTERVALS, ctx, || {
+        cadence(sched, ctx.controller_zone, ctx.now, 32)
+    })
 }
 
 /// `Allow` / `Forbid` / `Replace` as written in the manifest.
