@@ -251,3 +251,39 @@ fn slices_keep_restarts_and_reduced_evidence_notes() {
         out.stderr
     );
 }
+
+/// `scan -o json` writes each namespace as soon as it is diagnosed; a list failing after some
+/// were written must not leave a complete-looking report that is missing CronJobs. Whichever
+/// namespace fails, and however far the others got (big-b and big-c fail after the namespaces
+/// before them were written): exit 2, the request named on stderr, and stdout either empty or
+/// not a JSON document at all.
+#[test]
+fn a_list_failing_partway_never_leaves_a_complete_looking_json_report() {
+    let live = Live::with(cluster(), None);
+    live.server.set_page_cap(Some(2));
+    let mut partial = 0;
+    for ns in BIG {
+        live.server.clear_faults();
+        let path = format!("/apis/batch/v1/namespaces/{ns}/jobs");
+        live.server.inject(Fault::internal_error("list", &path));
+        let mut c = live.cmd();
+        c.args(["scan", "-A", "-o", "json"]);
+        let out = run(c);
+        assert_eq!(out.code, 2, "{ns}: {}", out.stderr);
+        assert!(
+            out.stderr.contains(&format!("LIST {path} failed")),
+            "{ns}: {}",
+            out.stderr
+        );
+        assert!(
+            out.stdout.is_empty() || serde_json::from_str::<Value>(&out.stdout).is_err(),
+            "{ns}: a failed scan printed a whole document:\n{}",
+            out.stdout
+        );
+        partial += usize::from(out.stdout.contains("\"cronJobs\""));
+    }
+    assert!(
+        partial > 0,
+        "no run got far enough to stream anything: the test proves nothing"
+    );
+}
