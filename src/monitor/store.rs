@@ -47,10 +47,11 @@ pub struct Store {
     jobs: BTreeMap<Key, Packed<Job>>,
     pods: [BTreeMap<Key, Packed<Pod>>; 2],
     events: BTreeMap<Key, Packed<Event>>,
-    /// (namespace, any ownerReference name) → Job names.
+    /// (namespace, ownerReference name) → names of the Jobs it owns, for the owners a Job's
+    /// name does not already give away: a Job `<owner>-<digits>` (every Job the controller
+    /// creates) is found by its name in `jobs` ([`Store::jobs_named_after`]), so indexing it
+    /// here too would only hold 100,000 more names at scale.
     jobs_by_owner: HashMap<Key, BTreeSet<String>>,
-    /// (namespace, name prefix before `-<digits>`) → Job names.
-    jobs_by_prefix: HashMap<Key, BTreeSet<String>>,
     /// (namespace, Job name in a CronJob's status.active) → CronJob names.
     active_refs: HashMap<Key, BTreeSet<String>>,
     /// (namespace, Job name) → (Pod stream, Pod name).
@@ -101,7 +102,19 @@ impl Store {
     /// A relist of `stream` begins: objects it does not list again before [`Store::relisted`]
     /// are gone.
     pub fn relist(&mut self, stream: Stream) {
-        self.relisting.insert(stream, HashSet::new());
+        // Nothing held, nothing to drop: the first list need not remember what it listed
+        // (180,000 keys at scale, held until the list ends).
+        let held = match stream {
+            Stream::CronJobs => self.cron_jobs.len(),
+            Stream::Jobs => self.jobs.len(),
+            Stream::Pods | Stream::PodsNewLabel => self.pods[pod_slot(stream)].len(),
+            Stream::Events => self.events.len(),
+        };
+        if held == 0 {
+            self.relisting.remove(&stream);
+        } else {
+            self.relisting.insert(stream, HashSet::new());
+        }
     }
 
     /// The relist of `stream` is complete: drop what it did not list. Returns the CronJobs
@@ -127,6 +140,17 @@ impl Store {
 
     /// Add or replace an object; the CronJobs whose diagnosis may change.
     pub fn upsert(&mut self, stream: Stream, obj: Object) -> BTreeSet<Key> {
+        self.put(stream, obj, true)
+    }
+
+    /// [`Store::upsert`] without working out which CronJobs the object touches, for when every
+    /// CronJob is diagnosed next anyway (the first sync): those look-ups unpack Jobs and Pods
+    /// and were a good part of the time the first sync spent in the store.
+    pub fn insert(&mut self, stream: Stream, obj: Object) {
+        self.put(stream, obj, false);
+    }
+
+    fn put(&mut self, stream: Stream, obj: Object, want_touched: bool) -> BTreeSet<Key> {
         let k = match &obj {
             Object::CronJob(o) => key(&o.meta.namespace, &o.meta.name),
             Object::Job(o) => key(&o.meta.namespace, &o.meta.name),
@@ -151,20 +175,16 @@ impl Store {
                 touched.insert(k);
             }
             Object::Job(j) => {
-                for o in &j.meta.owner_references {
+                for owner in owners_not_in_name(&j, &k.1) {
                     self.jobs_by_owner
-                        .entry(key(&k.0, &o.name))
-                        .or_default()
-                        .insert(k.1.clone());
-                }
-                if let Some(p) = digits_suffix(&k.1) {
-                    self.jobs_by_prefix
-                        .entry(key(&k.0, p))
+                        .entry(key(&k.0, owner))
                         .or_default()
                         .insert(k.1.clone());
                 }
                 self.jobs.insert(k.clone(), Packed::new(&j));
-                touched.extend(self.cron_jobs_of(&k, Some(&j)));
+                if want_touched {
+                    touched.extend(self.cron_jobs_of(&k, Some(&j)));
+                }
             }
             Object::Pod(p) => {
                 // Only Pods of Jobs are evidence (as in `scan`).
@@ -177,14 +197,18 @@ impl Store {
                     .or_default()
                     .insert((slot, k.1.clone()));
                 self.pods[slot].insert(k.clone(), Packed::new(&p));
-                touched.extend(self.cron_jobs_of_job(&key(&k.0, &job)));
+                if want_touched {
+                    touched.extend(self.cron_jobs_of_job(&key(&k.0, &job)));
+                }
             }
             Object::Event(e) => {
                 if !matches!(e.involved_object.kind.as_str(), "CronJob" | "Job" | "Pod") {
                     return touched;
                 }
                 let about = key(event_ns(&e), &e.involved_object.name);
-                touched.extend(self.cron_jobs_about(&about));
+                if want_touched {
+                    touched.extend(self.cron_jobs_about(&about));
+                }
                 self.events_by_object
                     .entry(about)
                     .or_default()
@@ -224,14 +248,14 @@ impl Store {
                 }
             }
             Stream::Jobs => {
+                if !self.jobs.contains_key(k) {
+                    return touched;
+                }
                 // The Job's CronJobs are found while it is still indexed.
                 touched.extend(self.cron_jobs_of_job(k));
                 if let Some(j) = self.jobs.remove(k).and_then(|j| j.unpack()) {
-                    for o in &j.meta.owner_references {
-                        unindex(&mut self.jobs_by_owner, &key(&k.0, &o.name), &k.1);
-                    }
-                    if let Some(p) = digits_suffix(&k.1) {
-                        unindex(&mut self.jobs_by_prefix, &key(&k.0, p), &k.1);
+                    for owner in owners_not_in_name(&j, &k.1) {
+                        unindex(&mut self.jobs_by_owner, &key(&k.0, owner), &k.1);
                     }
                 }
             }
@@ -264,6 +288,19 @@ impl Store {
             }
         }
         touched
+    }
+
+    /// The Jobs named `<k.1>-<digits>` in namespace `k.0`: the names sort together in `jobs`
+    /// (`-` is followed by `.` in byte order, so every name starting `<k.1>-` lies in the range
+    /// below), and only those whose rest is all digits count, as `digits_suffix` says.
+    fn jobs_named_after<'a>(&'a self, k: &Key) -> impl Iterator<Item = &'a str> + 'a {
+        let from = (k.0.clone(), format!("{}-", k.1));
+        let to = (k.0.clone(), format!("{}.", k.1));
+        let cron_job = k.1.clone();
+        self.jobs
+            .range(from..to)
+            .map(|((_, name), _)| name.as_str())
+            .filter(move |name| digits_suffix(name) == Some(cron_job.as_str()))
     }
 
     /// CronJobs whose snapshot holds the Job `k` (the look-ups of [`Store::subset`], reversed).
@@ -317,10 +354,14 @@ impl Store {
     pub fn subset(&self, k: &Key) -> Option<Snapshot> {
         let cj = self.cron_jobs.get(k)?;
         let ns = &k.0;
-        let mut job_names: BTreeSet<&str> = BTreeSet::new();
-        for index in [&self.jobs_by_owner, &self.jobs_by_prefix] {
-            job_names.extend(index.get(k).into_iter().flatten().map(String::as_str));
-        }
+        let mut job_names: BTreeSet<&str> = self.jobs_named_after(k).collect();
+        job_names.extend(
+            self.jobs_by_owner
+                .get(k)
+                .into_iter()
+                .flatten()
+                .map(String::as_str),
+        );
         for a in &cj.status.active {
             if namespace_of(&a.namespace) == ns && self.jobs.contains_key(&key(ns, &a.name)) {
                 job_names.insert(&a.name);
@@ -365,6 +406,16 @@ impl Store {
             notes: Vec::new(),
         })
     }
+}
+
+/// The owners of Job `name` that its name does not give away (see `jobs_by_owner`).
+fn owners_not_in_name<'a>(job: &'a Job, name: &'a str) -> impl Iterator<Item = &'a str> {
+    let prefix = digits_suffix(name);
+    job.meta
+        .owner_references
+        .iter()
+        .map(|o| o.name.as_str())
+        .filter(move |o| Some(*o) != prefix)
 }
 
 fn unindex(index: &mut HashMap<Key, BTreeSet<String>>, k: &Key, name: &str) {
