@@ -5,6 +5,7 @@
 //! same look-ups, the same order as `scan`'s LIST order, hence the same report).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 use doctor::model::{CronJob, Event, Evidence, Job, Pod, Snapshot};
 use doctor::report::index::namespace_of;
@@ -12,11 +13,19 @@ use doctor::report::index::namespace_of;
 use super::packed::Packed;
 use crate::cluster::watch::{Object, Stream};
 
-/// (namespace, name); the namespace as the core reads it (`default` when empty).
-pub type Key = (String, String);
+/// (namespace, name); the namespace as the core reads it (`default` when empty). The
+/// namespace is shared: the store interns it ([`Store::intern`]), so the ~300,000 keys of its
+/// maps and indexes at 10,000 CronJobs hold a pointer each instead of their own copy.
+pub type Key = (Arc<str>, String);
 
+/// A key to look up with (its namespace not interned).
 fn key(ns: &str, name: &str) -> Key {
-    (namespace_of(ns).to_string(), name.to_string())
+    (Arc::from(namespace_of(ns)), name.to_string())
+}
+
+/// The key of `name` in `k`'s namespace, sharing its namespace.
+fn sibling(k: &Key, name: &str) -> Key {
+    (k.0.clone(), name.to_string())
 }
 
 /// `<prefix>-<digits>` → prefix: the names the controller gives its Jobs.
@@ -60,6 +69,8 @@ pub struct Store {
     events_by_object: HashMap<Key, BTreeSet<Key>>,
     /// Keys seen since a relist of each stream began (None: no relist under way).
     relisting: HashMap<Stream, HashSet<Key>>,
+    /// Every namespace seen, once (see [`Key`]); never shrinks: namespaces are few.
+    namespaces: HashSet<Arc<str>>,
     /// Which evidence can be read (a 403 on Pods or Events turns its flag off).
     pub evidence: Evidence,
 }
@@ -74,6 +85,17 @@ impl Store {
             },
             ..Default::default()
         }
+    }
+
+    /// The shared copy of namespace `ns` (as the core reads it: `default` when empty).
+    fn intern(&mut self, ns: &str) -> Arc<str> {
+        let ns = namespace_of(ns);
+        if let Some(shared) = self.namespaces.get(ns) {
+            return shared.clone();
+        }
+        let shared: Arc<str> = Arc::from(ns);
+        self.namespaces.insert(shared.clone());
+        shared
     }
 
     pub fn cron_job_keys(&self) -> impl Iterator<Item = &Key> {
@@ -151,12 +173,13 @@ impl Store {
     }
 
     fn put(&mut self, stream: Stream, obj: Object, want_touched: bool) -> BTreeSet<Key> {
-        let k = match &obj {
-            Object::CronJob(o) => key(&o.meta.namespace, &o.meta.name),
-            Object::Job(o) => key(&o.meta.namespace, &o.meta.name),
-            Object::Pod(o) => key(&o.meta.namespace, &o.meta.name),
-            Object::Event(o) => key(&o.meta.namespace, &o.meta.name),
+        let meta = match &obj {
+            Object::CronJob(o) => &o.meta,
+            Object::Job(o) => &o.meta,
+            Object::Pod(o) => &o.meta,
+            Object::Event(o) => &o.meta,
         };
+        let k = (self.intern(&meta.namespace), meta.name.clone());
         if let Some(seen) = self.relisting.get_mut(&stream) {
             seen.insert(k.clone());
         }
@@ -164,9 +187,9 @@ impl Store {
         match obj {
             Object::CronJob(cj) => {
                 for a in &cj.status.active {
-                    if namespace_of(&a.namespace) == k.0 {
+                    if namespace_of(&a.namespace) == &*k.0 {
                         self.active_refs
-                            .entry(key(&k.0, &a.name))
+                            .entry(sibling(&k, &a.name))
                             .or_default()
                             .insert(k.1.clone());
                     }
@@ -177,7 +200,7 @@ impl Store {
             Object::Job(j) => {
                 for owner in owners_not_in_name(&j, &k.1) {
                     self.jobs_by_owner
-                        .entry(key(&k.0, owner))
+                        .entry(sibling(&k, owner))
                         .or_default()
                         .insert(k.1.clone());
                 }
@@ -193,19 +216,19 @@ impl Store {
                 };
                 let slot = pod_slot(stream);
                 self.pods_by_job
-                    .entry(key(&k.0, &job))
+                    .entry(sibling(&k, &job))
                     .or_default()
                     .insert((slot, k.1.clone()));
                 self.pods[slot].insert(k.clone(), Packed::new(&p));
                 if want_touched {
-                    touched.extend(self.cron_jobs_of_job(&key(&k.0, &job)));
+                    touched.extend(self.cron_jobs_of_job(&sibling(&k, &job)));
                 }
             }
             Object::Event(e) => {
                 if !matches!(e.involved_object.kind.as_str(), "CronJob" | "Job" | "Pod") {
                     return touched;
                 }
-                let about = key(event_ns(&e), &e.involved_object.name);
+                let about = (self.intern(event_ns(&e)), e.involved_object.name.clone());
                 if want_touched {
                     touched.extend(self.cron_jobs_about(&about));
                 }
@@ -236,7 +259,7 @@ impl Store {
             Stream::CronJobs => {
                 if let Some(cj) = self.cron_jobs.remove(k) {
                     for a in &cj.status.active {
-                        let r = key(&k.0, &a.name);
+                        let r = sibling(k, &a.name);
                         if let Some(set) = self.active_refs.get_mut(&r) {
                             set.remove(&k.1);
                             if set.is_empty() {
@@ -255,7 +278,7 @@ impl Store {
                 touched.extend(self.cron_jobs_of_job(k));
                 if let Some(j) = self.jobs.remove(k).and_then(|j| j.unpack()) {
                     for owner in owners_not_in_name(&j, &k.1) {
-                        unindex(&mut self.jobs_by_owner, &key(&k.0, owner), &k.1);
+                        unindex(&mut self.jobs_by_owner, &sibling(k, owner), &k.1);
                     }
                 }
             }
@@ -264,7 +287,7 @@ impl Store {
                 if let Some(p) = self.pods[slot].remove(k).and_then(|p| p.unpack())
                     && let Some(job) = p.job_name()
                 {
-                    let jk = key(&k.0, job);
+                    let jk = sibling(k, job);
                     touched.extend(self.cron_jobs_of_job(&jk));
                     if let Some(set) = self.pods_by_job.get_mut(&jk) {
                         set.remove(&(slot, k.1.clone()));
@@ -313,7 +336,7 @@ impl Store {
     fn cron_jobs_of(&self, k: &Key, job: Option<&Job>) -> BTreeSet<Key> {
         let mut out = BTreeSet::new();
         let mut add = |name: &str| {
-            let c = key(&k.0, name);
+            let c = sibling(k, name);
             if self.cron_jobs.contains_key(&c) {
                 out.insert(c);
             }
@@ -343,7 +366,7 @@ impl Store {
         for pods in &self.pods {
             let pod = pods.get(k).and_then(Packed::unpack);
             if let Some(job) = pod.as_ref().and_then(|p| p.job_name()) {
-                out.extend(self.cron_jobs_of_job(&key(&k.0, job)));
+                out.extend(self.cron_jobs_of_job(&sibling(k, job)));
             }
         }
         out
@@ -353,7 +376,7 @@ impl Store {
     /// them — what `cluster::diagnose` cuts from a namespace, in the same order.
     pub fn subset(&self, k: &Key) -> Option<Snapshot> {
         let cj = self.cron_jobs.get(k)?;
-        let ns = &k.0;
+        let ns: &str = &k.0;
         let mut job_names: BTreeSet<&str> = self.jobs_named_after(k).collect();
         job_names.extend(
             self.jobs_by_owner
@@ -363,19 +386,19 @@ impl Store {
                 .map(String::as_str),
         );
         for a in &cj.status.active {
-            if namespace_of(&a.namespace) == ns && self.jobs.contains_key(&key(ns, &a.name)) {
+            if namespace_of(&a.namespace) == ns && self.jobs.contains_key(&sibling(k, &a.name)) {
                 job_names.insert(&a.name);
             }
         }
         let jobs: Vec<Job> = job_names
             .iter()
-            .filter_map(|n| self.jobs.get(&key(ns, n)).and_then(Packed::unpack))
+            .filter_map(|n| self.jobs.get(&sibling(k, n)).and_then(Packed::unpack))
             .collect();
         let mut pod_keys: BTreeSet<(usize, &str)> = BTreeSet::new();
         for j in &jobs {
             for (slot, name) in self
                 .pods_by_job
-                .get(&key(ns, &j.meta.name))
+                .get(&sibling(k, &j.meta.name))
                 .into_iter()
                 .flatten()
             {
@@ -384,14 +407,23 @@ impl Store {
         }
         let pods: Vec<Pod> = pod_keys
             .iter()
-            .filter_map(|(slot, n)| self.pods[*slot].get(&key(ns, n)).and_then(Packed::unpack))
+            .filter_map(|(slot, n)| {
+                self.pods[*slot]
+                    .get(&sibling(k, n))
+                    .and_then(Packed::unpack)
+            })
             .collect();
         let mut event_keys: BTreeSet<&Key> = BTreeSet::new();
         let names = std::iter::once(k.1.as_str())
             .chain(jobs.iter().map(|j| j.meta.name.as_str()))
             .chain(pods.iter().map(|p| p.meta.name.as_str()));
         for n in names {
-            event_keys.extend(self.events_by_object.get(&key(ns, n)).into_iter().flatten());
+            event_keys.extend(
+                self.events_by_object
+                    .get(&sibling(k, n))
+                    .into_iter()
+                    .flatten(),
+            );
         }
         let events = event_keys
             .into_iter()

@@ -204,7 +204,7 @@ fn the_store_snapshot_diagnoses_every_example_as_the_whole_build_does() {
             assert!(s.relisted(stream).is_empty());
         }
         for expected in &whole.cron_jobs {
-            let key = (expected.namespace.clone(), expected.name.clone());
+            let key = (expected.namespace.as_str().into(), expected.name.clone());
             let snap = s.subset(&key).expect("in the store");
             let got = report::build(&snap, Vec::new(), &opts);
             assert_eq!(
@@ -277,4 +277,42 @@ fn the_first_list_of_a_stream_remembers_nothing_and_a_later_one_drops_the_unlist
     s.insert(Stream::Jobs, Object::Job(job("b-1", "b")));
     s.relisted(Stream::Jobs);
     assert_eq!(s.counts(), [0, 1, 0, 0]);
+}
+
+#[test]
+fn every_key_of_a_namespace_shares_one_copy_of_its_name() {
+    let mut s = Store::new();
+    s.upsert(Stream::CronJobs, Object::CronJob(cron_job("backup")));
+    s.upsert(Stream::Jobs, Object::Job(job("backup-1", "backup")));
+    s.upsert(Stream::Jobs, Object::Job(job("manual", "backup")));
+    s.upsert(Stream::Pods, Object::Pod(pod("backup-1-x", "backup-1")));
+    s.upsert(
+        Stream::Events,
+        Object::Event(event("backup-1.1", "Job", "backup-1")),
+    );
+    let ops = s.namespaces.get("ops").expect("interned").clone();
+    let all: Vec<&Key> = s
+        .cron_jobs
+        .keys()
+        .chain(s.jobs.keys())
+        .chain(s.pods[0].keys())
+        .chain(s.events.keys())
+        .chain(s.jobs_by_owner.keys())
+        .chain(s.pods_by_job.keys())
+        .chain(s.events_by_object.keys())
+        .chain(s.events_by_object.values().flatten())
+        .collect();
+    assert_eq!(all.len(), 9);
+    assert!(all.iter().all(|k| Arc::ptr_eq(&k.0, &ops)), "{all:?}");
+    // The empty namespace is `default`, one copy for both spellings.
+    let mut d = cron_job("a");
+    d.meta.namespace = String::new();
+    s.upsert(Stream::CronJobs, Object::CronJob(d));
+    let mut d = cron_job("b");
+    d.meta.namespace = "default".into();
+    s.upsert(Stream::CronJobs, Object::CronJob(d));
+    assert_eq!(s.namespaces.len(), 2);
+    let defaults: Vec<&Key> = s.cron_jobs.keys().filter(|k| &*k.0 == "default").collect();
+    assert_eq!(defaults.len(), 2);
+    assert!(Arc::ptr_eq(&defaults[0].0, &defaults[1].0));
 }
