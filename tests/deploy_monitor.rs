@@ -176,8 +176,14 @@ fn the_monitor_runs_locked_down() {
         }
     };
     let (request, limit) = (mib("requests"), mib("limits"));
-    assert!(request >= STEADY_MIB, "request {request}Mi under the steady state");
-    assert!(limit >= PEAK_MIB * 3 / 2, "limit {limit}Mi: under 1.5 × the peak");
+    assert!(
+        request >= STEADY_MIB,
+        "request {request}Mi under the steady state"
+    );
+    assert!(
+        limit >= PEAK_MIB * 3 / 2,
+        "limit {limit}Mi: under 1.5 × the peak"
+    );
     assert!(request <= limit);
     // The restricted Pod Security Standard is enforced on the namespace, so a regression
     // above is refused by the cluster too.
