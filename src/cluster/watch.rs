@@ -262,7 +262,9 @@ pub fn spawn_all(
 ) -> tokio::task::JoinSet<()> {
     let [sel_old, sel_new] = pod_selectors("");
     let mut set = tokio::task::JoinSet::new();
-    let base = watcher::Config::default(); // bookmarks on, paged initial list
+    // Bookmarks on, paged initial list of 500 (client-go's size). Larger pages were measured
+    // (tools/bench/monitor-notes.md): no faster at 10,000 CronJobs, a higher peak.
+    let base = watcher::Config::default();
     set.spawn(run::<CronJobs>(
         api(&client, namespace),
         base.clone(),

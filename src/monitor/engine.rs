@@ -38,6 +38,8 @@ struct Watches {
     failing: HashMap<Stream, String>,
     /// Streams answered with 403: their evidence is left out, with a note.
     forbidden: HashMap<Stream, String>,
+    /// A list ended since the allocator's free memory was last released.
+    list_ended: bool,
 }
 
 impl Watches {
@@ -86,10 +88,13 @@ pub async fn run(
             _ = shutdown.changed() => return,
             u = rx.recv() => {
                 let Some(u) = u else { return };
-                everything |= handle(&shared, &mut w, &mut touched, u);
+                // Before the first diagnosis every CronJob is diagnosed anyway: which ones a
+                // change touches need not be worked out.
+                let track = started;
+                everything |= handle(&shared, &mut w, &mut touched, track, u);
                 // Take everything already waiting: one batch of diagnoses per burst.
                 while let Ok(u) = rx.try_recv() {
-                    everything |= handle(&shared, &mut w, &mut touched, u);
+                    everything |= handle(&shared, &mut w, &mut touched, track, u);
                 }
             }
             _ = sleep_until(wake) => {}
@@ -126,6 +131,15 @@ pub async fn run(
         shared.ready.store(ready, Ordering::Relaxed);
         shared.metrics.ready.set(i64::from(ready));
         *lock(&shared.not_ready) = why;
+        // A (re)list is the peak of the monitor's memory: once it is applied and diagnosed,
+        // hand what it freed back (after readiness, so it never delays it). From then on big
+        // buffers (each /metrics body) are unmapped when freed; not before: during the first
+        // sync that costs ~10 % of the time to ready (every page body mapped afresh).
+        if w.list_ended && started && w.relisting.is_empty() {
+            w.list_ended = false;
+            super::trim::keep_big_blocks_out_of_the_heap();
+            super::trim::release_free_memory();
+        }
     }
 }
 
@@ -137,7 +151,13 @@ async fn sleep_until(at: Option<tokio::time::Instant>) {
 }
 
 /// Apply one update; true when every CronJob must be diagnosed again (evidence changed).
-fn handle(shared: &Shared, w: &mut Watches, touched: &mut BTreeSet<Key>, u: Update) -> bool {
+fn handle(
+    shared: &Shared,
+    w: &mut Watches,
+    touched: &mut BTreeSet<Key>,
+    track: bool,
+    u: Update,
+) -> bool {
     let mut store = lock(&shared.store);
     let s = u.stream;
     if !matches!(u.change, Change::Failed { .. }) {
@@ -148,11 +168,13 @@ fn handle(shared: &Shared, w: &mut Watches, touched: &mut BTreeSet<Key>, u: Upda
             store.relist(s);
             w.relisting.insert(s);
         }
+        Change::Listed(o) | Change::Applied(o) if !track => store.insert(s, o),
         Change::Listed(o) | Change::Applied(o) => touched.extend(store.upsert(s, o)),
         Change::Deleted(o) => touched.extend(store.remove(s, &o)),
         Change::Synced => {
             touched.extend(store.relisted(s));
             w.synced.insert(s);
+            w.list_ended = true;
             w.relisting.remove(&s);
             if w.forbidden.remove(&s).is_some() {
                 set_evidence(&mut store, w);

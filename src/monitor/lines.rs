@@ -27,7 +27,7 @@ pub fn json(now: Timestamp, k: &Key, s: Option<&Summary>) -> String {
     let v = match s {
         Some(s) => json!({
             "time": now,
-            "namespace": k.0,
+            "namespace": &*k.0,
             "cronJob": k.1,
             "status": health_str(s.health),
             "headline": s.headline,
@@ -35,7 +35,7 @@ pub fn json(now: Timestamp, k: &Key, s: Option<&Summary>) -> String {
         }),
         None => json!({
             "time": now,
-            "namespace": k.0,
+            "namespace": &*k.0,
             "cronJob": k.1,
             "status": "deleted",
         }),
@@ -71,7 +71,7 @@ mod tests {
     #[test]
     fn lines_name_the_cron_job_status_and_headline() {
         let now: Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
-        let k = ("ops".to_string(), "backup".to_string());
+        let k = ("ops".into(), "backup".to_string());
         let s = summary(Health::Error, "backup has not run\x1b[31m");
         assert_eq!(
             text(now, &k, Some(&s)),

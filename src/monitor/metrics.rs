@@ -128,7 +128,7 @@ fn gauge_family<'a, const N: usize>(
 
 /// The `namespace` and `cronjob` labels of a CronJob.
 fn ids(k: &Key) -> [Pair<'_>; 2] {
-    [("namespace", k.0.as_str()), ("cronjob", k.1.as_str())]
+    [("namespace", &k.0), ("cronjob", k.1.as_str())]
 }
 
 impl Collector for CronJobSeries {

@@ -5,6 +5,7 @@
 //! same look-ups, the same order as `scan`'s LIST order, hence the same report).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 use doctor::model::{CronJob, Event, Evidence, Job, Pod, Snapshot};
 use doctor::report::index::namespace_of;
@@ -12,11 +13,19 @@ use doctor::report::index::namespace_of;
 use super::packed::Packed;
 use crate::cluster::watch::{Object, Stream};
 
-/// (namespace, name); the namespace as the core reads it (`default` when empty).
-pub type Key = (String, String);
+/// (namespace, name); the namespace as the core reads it (`default` when empty). The
+/// namespace is shared: the store interns it ([`Store::intern`]), so the ~300,000 keys of its
+/// maps and indexes at 10,000 CronJobs hold a pointer each instead of their own copy.
+pub type Key = (Arc<str>, String);
 
+/// A key to look up with (its namespace not interned).
 fn key(ns: &str, name: &str) -> Key {
-    (namespace_of(ns).to_string(), name.to_string())
+    (Arc::from(namespace_of(ns)), name.to_string())
+}
+
+/// The key of `name` in `k`'s namespace, sharing its namespace.
+fn sibling(k: &Key, name: &str) -> Key {
+    (k.0.clone(), name.to_string())
 }
 
 /// `<prefix>-<digits>` → prefix: the names the controller gives its Jobs.
@@ -47,10 +56,11 @@ pub struct Store {
     jobs: BTreeMap<Key, Packed<Job>>,
     pods: [BTreeMap<Key, Packed<Pod>>; 2],
     events: BTreeMap<Key, Packed<Event>>,
-    /// (namespace, any ownerReference name) → Job names.
+    /// (namespace, ownerReference name) → names of the Jobs it owns, for the owners a Job's
+    /// name does not already give away: a Job `<owner>-<digits>` (every Job the controller
+    /// creates) is found by its name in `jobs` ([`Store::jobs_named_after`]), so indexing it
+    /// here too would only hold 100,000 more names at scale.
     jobs_by_owner: HashMap<Key, BTreeSet<String>>,
-    /// (namespace, name prefix before `-<digits>`) → Job names.
-    jobs_by_prefix: HashMap<Key, BTreeSet<String>>,
     /// (namespace, Job name in a CronJob's status.active) → CronJob names.
     active_refs: HashMap<Key, BTreeSet<String>>,
     /// (namespace, Job name) → (Pod stream, Pod name).
@@ -59,6 +69,8 @@ pub struct Store {
     events_by_object: HashMap<Key, BTreeSet<Key>>,
     /// Keys seen since a relist of each stream began (None: no relist under way).
     relisting: HashMap<Stream, HashSet<Key>>,
+    /// Every namespace seen, once (see [`Key`]); never shrinks: namespaces are few.
+    namespaces: HashSet<Arc<str>>,
     /// Which evidence can be read (a 403 on Pods or Events turns its flag off).
     pub evidence: Evidence,
 }
@@ -73,6 +85,17 @@ impl Store {
             },
             ..Default::default()
         }
+    }
+
+    /// The shared copy of namespace `ns` (as the core reads it: `default` when empty).
+    fn intern(&mut self, ns: &str) -> Arc<str> {
+        let ns = namespace_of(ns);
+        if let Some(shared) = self.namespaces.get(ns) {
+            return shared.clone();
+        }
+        let shared: Arc<str> = Arc::from(ns);
+        self.namespaces.insert(shared.clone());
+        shared
     }
 
     pub fn cron_job_keys(&self) -> impl Iterator<Item = &Key> {
@@ -101,7 +124,19 @@ impl Store {
     /// A relist of `stream` begins: objects it does not list again before [`Store::relisted`]
     /// are gone.
     pub fn relist(&mut self, stream: Stream) {
-        self.relisting.insert(stream, HashSet::new());
+        // Nothing held, nothing to drop: the first list need not remember what it listed
+        // (180,000 keys at scale, held until the list ends).
+        let held = match stream {
+            Stream::CronJobs => self.cron_jobs.len(),
+            Stream::Jobs => self.jobs.len(),
+            Stream::Pods | Stream::PodsNewLabel => self.pods[pod_slot(stream)].len(),
+            Stream::Events => self.events.len(),
+        };
+        if held == 0 {
+            self.relisting.remove(&stream);
+        } else {
+            self.relisting.insert(stream, HashSet::new());
+        }
     }
 
     /// The relist of `stream` is complete: drop what it did not list. Returns the CronJobs
@@ -127,12 +162,24 @@ impl Store {
 
     /// Add or replace an object; the CronJobs whose diagnosis may change.
     pub fn upsert(&mut self, stream: Stream, obj: Object) -> BTreeSet<Key> {
-        let k = match &obj {
-            Object::CronJob(o) => key(&o.meta.namespace, &o.meta.name),
-            Object::Job(o) => key(&o.meta.namespace, &o.meta.name),
-            Object::Pod(o) => key(&o.meta.namespace, &o.meta.name),
-            Object::Event(o) => key(&o.meta.namespace, &o.meta.name),
+        self.put(stream, obj, true)
+    }
+
+    /// [`Store::upsert`] without working out which CronJobs the object touches, for when every
+    /// CronJob is diagnosed next anyway (the first sync): those look-ups unpack Jobs and Pods
+    /// and were a good part of the time the first sync spent in the store.
+    pub fn insert(&mut self, stream: Stream, obj: Object) {
+        self.put(stream, obj, false);
+    }
+
+    fn put(&mut self, stream: Stream, obj: Object, want_touched: bool) -> BTreeSet<Key> {
+        let meta = match &obj {
+            Object::CronJob(o) => &o.meta,
+            Object::Job(o) => &o.meta,
+            Object::Pod(o) => &o.meta,
+            Object::Event(o) => &o.meta,
         };
+        let k = (self.intern(&meta.namespace), meta.name.clone());
         if let Some(seen) = self.relisting.get_mut(&stream) {
             seen.insert(k.clone());
         }
@@ -140,9 +187,9 @@ impl Store {
         match obj {
             Object::CronJob(cj) => {
                 for a in &cj.status.active {
-                    if namespace_of(&a.namespace) == k.0 {
+                    if namespace_of(&a.namespace) == &*k.0 {
                         self.active_refs
-                            .entry(key(&k.0, &a.name))
+                            .entry(sibling(&k, &a.name))
                             .or_default()
                             .insert(k.1.clone());
                     }
@@ -151,20 +198,16 @@ impl Store {
                 touched.insert(k);
             }
             Object::Job(j) => {
-                for o in &j.meta.owner_references {
+                for owner in owners_not_in_name(&j, &k.1) {
                     self.jobs_by_owner
-                        .entry(key(&k.0, &o.name))
-                        .or_default()
-                        .insert(k.1.clone());
-                }
-                if let Some(p) = digits_suffix(&k.1) {
-                    self.jobs_by_prefix
-                        .entry(key(&k.0, p))
+                        .entry(sibling(&k, owner))
                         .or_default()
                         .insert(k.1.clone());
                 }
                 self.jobs.insert(k.clone(), Packed::new(&j));
-                touched.extend(self.cron_jobs_of(&k, Some(&j)));
+                if want_touched {
+                    touched.extend(self.cron_jobs_of(&k, Some(&j)));
+                }
             }
             Object::Pod(p) => {
                 // Only Pods of Jobs are evidence (as in `scan`).
@@ -173,18 +216,22 @@ impl Store {
                 };
                 let slot = pod_slot(stream);
                 self.pods_by_job
-                    .entry(key(&k.0, &job))
+                    .entry(sibling(&k, &job))
                     .or_default()
                     .insert((slot, k.1.clone()));
                 self.pods[slot].insert(k.clone(), Packed::new(&p));
-                touched.extend(self.cron_jobs_of_job(&key(&k.0, &job)));
+                if want_touched {
+                    touched.extend(self.cron_jobs_of_job(&sibling(&k, &job)));
+                }
             }
             Object::Event(e) => {
                 if !matches!(e.involved_object.kind.as_str(), "CronJob" | "Job" | "Pod") {
                     return touched;
                 }
-                let about = key(event_ns(&e), &e.involved_object.name);
-                touched.extend(self.cron_jobs_about(&about));
+                let about = (self.intern(event_ns(&e)), e.involved_object.name.clone());
+                if want_touched {
+                    touched.extend(self.cron_jobs_about(&about));
+                }
                 self.events_by_object
                     .entry(about)
                     .or_default()
@@ -212,7 +259,7 @@ impl Store {
             Stream::CronJobs => {
                 if let Some(cj) = self.cron_jobs.remove(k) {
                     for a in &cj.status.active {
-                        let r = key(&k.0, &a.name);
+                        let r = sibling(k, &a.name);
                         if let Some(set) = self.active_refs.get_mut(&r) {
                             set.remove(&k.1);
                             if set.is_empty() {
@@ -224,14 +271,14 @@ impl Store {
                 }
             }
             Stream::Jobs => {
+                if !self.jobs.contains_key(k) {
+                    return touched;
+                }
                 // The Job's CronJobs are found while it is still indexed.
                 touched.extend(self.cron_jobs_of_job(k));
                 if let Some(j) = self.jobs.remove(k).and_then(|j| j.unpack()) {
-                    for o in &j.meta.owner_references {
-                        unindex(&mut self.jobs_by_owner, &key(&k.0, &o.name), &k.1);
-                    }
-                    if let Some(p) = digits_suffix(&k.1) {
-                        unindex(&mut self.jobs_by_prefix, &key(&k.0, p), &k.1);
+                    for owner in owners_not_in_name(&j, &k.1) {
+                        unindex(&mut self.jobs_by_owner, &sibling(k, owner), &k.1);
                     }
                 }
             }
@@ -240,7 +287,7 @@ impl Store {
                 if let Some(p) = self.pods[slot].remove(k).and_then(|p| p.unpack())
                     && let Some(job) = p.job_name()
                 {
-                    let jk = key(&k.0, job);
+                    let jk = sibling(k, job);
                     touched.extend(self.cron_jobs_of_job(&jk));
                     if let Some(set) = self.pods_by_job.get_mut(&jk) {
                         set.remove(&(slot, k.1.clone()));
@@ -266,6 +313,19 @@ impl Store {
         touched
     }
 
+    /// The Jobs named `<k.1>-<digits>` in namespace `k.0`: the names sort together in `jobs`
+    /// (`-` is followed by `.` in byte order, so every name starting `<k.1>-` lies in the range
+    /// below), and only those whose rest is all digits count, as `digits_suffix` says.
+    fn jobs_named_after<'a>(&'a self, k: &Key) -> impl Iterator<Item = &'a str> + 'a {
+        let from = (k.0.clone(), format!("{}-", k.1));
+        let to = (k.0.clone(), format!("{}.", k.1));
+        let cron_job = k.1.clone();
+        self.jobs
+            .range(from..to)
+            .map(|((_, name), _)| name.as_str())
+            .filter(move |name| digits_suffix(name) == Some(cron_job.as_str()))
+    }
+
     /// CronJobs whose snapshot holds the Job `k` (the look-ups of [`Store::subset`], reversed).
     fn cron_jobs_of_job(&self, k: &Key) -> BTreeSet<Key> {
         let job = self.jobs.get(k).and_then(Packed::unpack);
@@ -276,7 +336,7 @@ impl Store {
     fn cron_jobs_of(&self, k: &Key, job: Option<&Job>) -> BTreeSet<Key> {
         let mut out = BTreeSet::new();
         let mut add = |name: &str| {
-            let c = key(&k.0, name);
+            let c = sibling(k, name);
             if self.cron_jobs.contains_key(&c) {
                 out.insert(c);
             }
@@ -306,7 +366,7 @@ impl Store {
         for pods in &self.pods {
             let pod = pods.get(k).and_then(Packed::unpack);
             if let Some(job) = pod.as_ref().and_then(|p| p.job_name()) {
-                out.extend(self.cron_jobs_of_job(&key(&k.0, job)));
+                out.extend(self.cron_jobs_of_job(&sibling(k, job)));
             }
         }
         out
@@ -316,25 +376,29 @@ impl Store {
     /// them — what `cluster::diagnose` cuts from a namespace, in the same order.
     pub fn subset(&self, k: &Key) -> Option<Snapshot> {
         let cj = self.cron_jobs.get(k)?;
-        let ns = &k.0;
-        let mut job_names: BTreeSet<&str> = BTreeSet::new();
-        for index in [&self.jobs_by_owner, &self.jobs_by_prefix] {
-            job_names.extend(index.get(k).into_iter().flatten().map(String::as_str));
-        }
+        let ns: &str = &k.0;
+        let mut job_names: BTreeSet<&str> = self.jobs_named_after(k).collect();
+        job_names.extend(
+            self.jobs_by_owner
+                .get(k)
+                .into_iter()
+                .flatten()
+                .map(String::as_str),
+        );
         for a in &cj.status.active {
-            if namespace_of(&a.namespace) == ns && self.jobs.contains_key(&key(ns, &a.name)) {
+            if namespace_of(&a.namespace) == ns && self.jobs.contains_key(&sibling(k, &a.name)) {
                 job_names.insert(&a.name);
             }
         }
         let jobs: Vec<Job> = job_names
             .iter()
-            .filter_map(|n| self.jobs.get(&key(ns, n)).and_then(Packed::unpack))
+            .filter_map(|n| self.jobs.get(&sibling(k, n)).and_then(Packed::unpack))
             .collect();
         let mut pod_keys: BTreeSet<(usize, &str)> = BTreeSet::new();
         for j in &jobs {
             for (slot, name) in self
                 .pods_by_job
-                .get(&key(ns, &j.meta.name))
+                .get(&sibling(k, &j.meta.name))
                 .into_iter()
                 .flatten()
             {
@@ -343,14 +407,23 @@ impl Store {
         }
         let pods: Vec<Pod> = pod_keys
             .iter()
-            .filter_map(|(slot, n)| self.pods[*slot].get(&key(ns, n)).and_then(Packed::unpack))
+            .filter_map(|(slot, n)| {
+                self.pods[*slot]
+                    .get(&sibling(k, n))
+                    .and_then(Packed::unpack)
+            })
             .collect();
         let mut event_keys: BTreeSet<&Key> = BTreeSet::new();
         let names = std::iter::once(k.1.as_str())
             .chain(jobs.iter().map(|j| j.meta.name.as_str()))
             .chain(pods.iter().map(|p| p.meta.name.as_str()));
         for n in names {
-            event_keys.extend(self.events_by_object.get(&key(ns, n)).into_iter().flatten());
+            event_keys.extend(
+                self.events_by_object
+                    .get(&sibling(k, n))
+                    .into_iter()
+                    .flatten(),
+            );
         }
         let events = event_keys
             .into_iter()
@@ -365,6 +438,16 @@ impl Store {
             notes: Vec::new(),
         })
     }
+}
+
+/// The owners of Job `name` that its name does not give away (see `jobs_by_owner`).
+fn owners_not_in_name<'a>(job: &'a Job, name: &'a str) -> impl Iterator<Item = &'a str> {
+    let prefix = digits_suffix(name);
+    job.meta
+        .owner_references
+        .iter()
+        .map(|o| o.name.as_str())
+        .filter(move |o| Some(*o) != prefix)
 }
 
 fn unindex(index: &mut HashMap<Key, BTreeSet<String>>, k: &Key, name: &str) {

@@ -176,30 +176,143 @@ fn the_store_snapshot_diagnoses_every_example_as_the_whole_build_does() {
         timeline: 8,
     };
     let whole = report::build(&snapshot, Vec::new(), &opts);
-    let mut s = Store::new();
-    s.evidence = snapshot.evidence;
-    for c in &snapshot.cron_jobs {
-        s.upsert(Stream::CronJobs, Object::CronJob(c.clone()));
+    // Filled as changes fill it (`upsert`) and as the first sync does (`insert`, after a
+    // relist of each empty stream): both must cut the same snapshots.
+    for first_sync in [false, true] {
+        let mut s = Store::new();
+        s.evidence = snapshot.evidence;
+        let mut put = |stream: Stream, o: Object| {
+            if first_sync {
+                s.insert(stream, o);
+            } else {
+                s.upsert(stream, o);
+            }
+        };
+        for c in &snapshot.cron_jobs {
+            put(Stream::CronJobs, Object::CronJob(c.clone()));
+        }
+        for j in &snapshot.jobs {
+            put(Stream::Jobs, Object::Job(j.clone()));
+        }
+        for p in &snapshot.pods {
+            put(Stream::Pods, Object::Pod(p.clone()));
+        }
+        for e in &snapshot.events {
+            put(Stream::Events, Object::Event(e.clone()));
+        }
+        for stream in Stream::ALL {
+            assert!(s.relisted(stream).is_empty());
+        }
+        for expected in &whole.cron_jobs {
+            let key = (expected.namespace.as_str().into(), expected.name.clone());
+            let snap = s.subset(&key).expect("in the store");
+            let got = report::build(&snap, Vec::new(), &opts);
+            assert_eq!(
+                serde_json::to_value(&got.cron_jobs[0]).unwrap(),
+                serde_json::to_value(expected).unwrap(),
+                "{}/{} (first sync: {first_sync})",
+                key.0,
+                key.1
+            );
+        }
     }
-    for j in &snapshot.jobs {
+}
+
+fn job_names(s: &Store, cron_job: &str) -> Vec<String> {
+    let snap = s.subset(&k(cron_job)).expect("stored");
+    snap.jobs.into_iter().map(|j| j.meta.name).collect()
+}
+
+#[test]
+fn a_cron_jobs_jobs_are_found_by_name_or_by_owner_and_forgotten_once_deleted() {
+    let mut s = Store::new();
+    for c in ["backup", "backup-extra"] {
+        s.upsert(Stream::CronJobs, Object::CronJob(cron_job(c)));
+    }
+    // `<name>-<digits>`: found by name whoever owns it; other names only by their owner.
+    let jobs = [
+        job("backup-29000000", "backup"),
+        job("backup-29000001", "someone-else"),
+        job("backup-extra-29000000", "backup-extra"),
+        job("backup-manual", "backup"),
+        job("backup-1-x", "nobody"),
+        job("backupx-1", "nobody"),
+    ];
+    for j in &jobs {
         s.upsert(Stream::Jobs, Object::Job(j.clone()));
     }
-    for p in &snapshot.pods {
-        s.upsert(Stream::Pods, Object::Pod(p.clone()));
-    }
-    for e in &snapshot.events {
-        s.upsert(Stream::Events, Object::Event(e.clone()));
-    }
-    for expected in &whole.cron_jobs {
-        let key = (expected.namespace.clone(), expected.name.clone());
-        let snap = s.subset(&key).expect("in the store");
-        let got = report::build(&snap, Vec::new(), &opts);
-        assert_eq!(
-            serde_json::to_value(&got.cron_jobs[0]).unwrap(),
-            serde_json::to_value(expected).unwrap(),
-            "{}/{}",
-            key.0,
-            key.1
-        );
-    }
+    assert_eq!(
+        job_names(&s, "backup"),
+        ["backup-29000000", "backup-29000001", "backup-manual"]
+    );
+    assert_eq!(job_names(&s, "backup-extra"), ["backup-extra-29000000"]);
+    assert_eq!(
+        s.remove(Stream::Jobs, &Object::Job(jobs[3].clone())),
+        keys(&["backup"])
+    );
+    assert_eq!(
+        s.remove(Stream::Jobs, &Object::Job(jobs[0].clone())),
+        keys(&["backup"])
+    );
+    assert_eq!(job_names(&s, "backup"), ["backup-29000001"]);
+    // No index entry outlives its Job.
+    assert!(s.jobs_by_owner.is_empty() || s.jobs_by_owner.keys().all(|k| k.1 != "backup"));
+    // Deleting what is not there touches nothing.
+    assert!(
+        s.remove(Stream::Jobs, &Object::Job(jobs[3].clone()))
+            .is_empty()
+    );
+}
+
+#[test]
+fn the_first_list_of_a_stream_remembers_nothing_and_a_later_one_drops_the_unlisted() {
+    let mut s = Store::new();
+    s.relist(Stream::Jobs);
+    assert!(!s.relisting.contains_key(&Stream::Jobs));
+    s.insert(Stream::Jobs, Object::Job(job("a-1", "a")));
+    s.insert(Stream::Jobs, Object::Job(job("b-1", "b")));
+    assert!(s.relisted(Stream::Jobs).is_empty());
+    assert_eq!(s.counts(), [0, 2, 0, 0]);
+    s.relist(Stream::Jobs);
+    s.insert(Stream::Jobs, Object::Job(job("b-1", "b")));
+    s.relisted(Stream::Jobs);
+    assert_eq!(s.counts(), [0, 1, 0, 0]);
+}
+
+#[test]
+fn every_key_of_a_namespace_shares_one_copy_of_its_name() {
+    let mut s = Store::new();
+    s.upsert(Stream::CronJobs, Object::CronJob(cron_job("backup")));
+    s.upsert(Stream::Jobs, Object::Job(job("backup-1", "backup")));
+    s.upsert(Stream::Jobs, Object::Job(job("manual", "backup")));
+    s.upsert(Stream::Pods, Object::Pod(pod("backup-1-x", "backup-1")));
+    s.upsert(
+        Stream::Events,
+        Object::Event(event("backup-1.1", "Job", "backup-1")),
+    );
+    let ops = s.namespaces.get("ops").expect("interned").clone();
+    let all: Vec<&Key> = s
+        .cron_jobs
+        .keys()
+        .chain(s.jobs.keys())
+        .chain(s.pods[0].keys())
+        .chain(s.events.keys())
+        .chain(s.jobs_by_owner.keys())
+        .chain(s.pods_by_job.keys())
+        .chain(s.events_by_object.keys())
+        .chain(s.events_by_object.values().flatten())
+        .collect();
+    assert_eq!(all.len(), 9);
+    assert!(all.iter().all(|k| Arc::ptr_eq(&k.0, &ops)), "{all:?}");
+    // The empty namespace is `default`, one copy for both spellings.
+    let mut d = cron_job("a");
+    d.meta.namespace = String::new();
+    s.upsert(Stream::CronJobs, Object::CronJob(d));
+    let mut d = cron_job("b");
+    d.meta.namespace = "default".into();
+    s.upsert(Stream::CronJobs, Object::CronJob(d));
+    assert_eq!(s.namespaces.len(), 2);
+    let defaults: Vec<&Key> = s.cron_jobs.keys().filter(|k| &*k.0 == "default").collect();
+    assert_eq!(defaults.len(), 2);
+    assert!(Arc::ptr_eq(&defaults[0].0, &defaults[1].0));
 }

@@ -11,7 +11,8 @@
 # tools/bench/monitor-notes.md. One run: ~4 minutes (the server's generation takes ~1).
 #
 # Usage: tools/bench/monitor-at-scale.sh   (COUNTS=… IDLE=60 override the defaults;
-#        SKIP_BUILD=1 uses the release binaries already in target/release)
+#        SKIP_BUILD=1 uses the release binaries already in target/release;
+#        WRITE=0 prints the section without writing it into BENCHMARKS.md, for trial runs)
 # Not a test: the numbers depend on the machine. Needs curl and python3.
 set -euo pipefail
 
@@ -153,5 +154,7 @@ if [ -f "$ROOT/tools/bench/monitor-notes.md" ]; then
   cat "$ROOT/tools/bench/monitor-notes.md" >>"$SECTION"
 fi
 
-bash "$ROOT/tools/bench/write-section.sh" monitor-at-scale "$SECTION"
+if [ "${WRITE:-1}" != 0 ]; then
+  bash "$ROOT/tools/bench/write-section.sh" monitor-at-scale "$SECTION"
+fi
 cat "$SECTION" >&2

@@ -1,0 +1,58 @@
+//! `/report` cuts one CronJob's snapshot at a time: the store stays free for the engine while
+//! the document is built, and the document is the one the whole store gives.
+
+use std::sync::RwLock;
+
+use doctor::replay::KubeVersion;
+use jiff::tz::TimeZone;
+
+use super::*;
+use crate::cluster::watch::{Object, Stream};
+use crate::monitor::Settings;
+
+fn shared_with_examples() -> Arc<Shared> {
+    let shared = Shared::new(Settings {
+        controller_zone_name: "UTC".into(),
+        controller_zone: TimeZone::UTC,
+        version: RwLock::new(KubeVersion::NEWEST),
+        grace_secs: 120,
+    });
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let (snapshot, _) = crate::input::load_paths(&[dir.display().to_string()]).into_snapshot();
+    let mut store = lock(&shared.store);
+    store.evidence = snapshot.evidence;
+    for c in snapshot.cron_jobs {
+        store.insert(Stream::CronJobs, Object::CronJob(c));
+    }
+    for j in snapshot.jobs {
+        store.insert(Stream::Jobs, Object::Job(j));
+    }
+    for p in snapshot.pods {
+        store.insert(Stream::Pods, Object::Pod(p));
+    }
+    for e in snapshot.events {
+        store.insert(Stream::Events, Object::Event(e));
+    }
+    drop(store);
+    shared
+}
+
+#[test]
+fn the_report_is_built_with_the_store_unlocked_between_cron_jobs() {
+    let shared = shared_with_examples();
+    let now: Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
+    let cuts = std::cell::Cell::new(0);
+    let doc = document_with(&shared, now, |k| {
+        // Whoever else wants the store (the engine) gets it between two CronJobs.
+        assert!(
+            shared.store.try_lock().is_ok(),
+            "the store is held across CronJobs"
+        );
+        cuts.set(cuts.get() + 1);
+        lock(&shared.store).subset(k)
+    });
+    assert!(cuts.get() > 5, "{} CronJobs", cuts.get());
+    assert_eq!(doc, document(&shared, now));
+    let v: serde_json::Value = serde_json::from_str(&doc).unwrap();
+    assert_eq!(v["cronJobs"].as_array().unwrap().len(), cuts.get());
+}
