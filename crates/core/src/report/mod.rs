@@ -163,6 +163,22 @@ pub fn cron_job_reports<'s>(
     })
 }
 
+/// Each CronJob's report as [`cron_job_reports`] gives it, but without its fix plan (`fix`
+/// stays empty): for a caller that reads the findings, health, headline, next times and replay
+/// and never shows a plan (the monitor's metrics and status lines; its `/report` still has
+/// the plans). Verifying a plan re-runs the rules on each patched copy, a large share of the
+/// diagnosis of a CronJob with findings.
+pub fn cron_job_reports_without_fix<'s>(
+    snapshot: &'s Snapshot,
+    opts: &'s Options<'s>,
+) -> impl ExactSizeIterator<Item = CronJobReport> + 's {
+    let index = Index::new(snapshot);
+    snapshot
+        .cron_jobs
+        .iter()
+        .map(move |cj| build_one(cj, &index, snapshot, opts))
+}
+
 /// What the rules judge one CronJob by: its Jobs, Pods and Events, and the replay of its
 /// controller. Owned here so that a [`Context`] can borrow it.
 struct Gathered<'s> {
@@ -512,6 +528,41 @@ mod tests {
             assert!(some > 10, "the inputs have findings to compare");
         }
     }
+    #[test]
+    fn reports_without_fix_are_the_reports_with_the_plan_left_out() {
+        let s = everything();
+        let zone = TimeZone::UTC;
+        for version in [KubeVersion::NEWEST, KubeVersion::new(20)] {
+            let opts = Options {
+                now: "2026-11-20T12:00:00Z".parse().unwrap(),
+                controller_zone_name: "UTC",
+                controller_zone: &zone,
+                version,
+                timeline: 8,
+            };
+            let mut planned = 0;
+            let without = cron_job_reports_without_fix(&s, &opts);
+            assert_eq!(without.len(), s.cron_jobs.len());
+            for (full, bare) in cron_job_reports(&s, &opts).zip(without) {
+                let mut full = serde_json::to_value(&full).unwrap();
+                let mut bare = serde_json::to_value(&bare).unwrap();
+                planned += usize::from(full["fix"]["patch"] != serde_json::Value::Null);
+                assert_eq!(
+                    bare["fix"],
+                    serde_json::to_value(fix::FixPlan::default()).unwrap(),
+                    "no plan"
+                );
+                full.as_object_mut().unwrap().remove("fix");
+                bare.as_object_mut().unwrap().remove("fix");
+                assert_eq!(full, bare);
+            }
+            assert!(
+                planned > 5,
+                "the inputs have plans to leave out ({planned})"
+            );
+        }
+    }
+
     #[test]
     fn the_indexed_replay_is_the_replay_that_filters_every_job() {
         let mut s = everything();
