@@ -135,7 +135,7 @@ cat >"$SECTION" <<EOF
 
 \`tools/bench/monitor-at-scale.sh\` ($(date -u +%Y-%m-%d), commit $COMMIT$DIRTY): \`fake-apiserver --tls
 --generate $COUNTS --clock-rate 1\` on loopback; release build. **One run** on a shared 2-core
-machine (other engineers' builds running): treat differences under ~20 % as noise.
+machine (its load average before and after is below): treat differences under ~20 % as noise.
 
 | measure | figure | target (issue 12) |
 |---|---|---|
