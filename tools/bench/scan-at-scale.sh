@@ -117,7 +117,8 @@ for LAT in $LATENCIES; do
   RAW="$(median <"$WORK/raw.txt")"
   WALL="$(median <"$WORK/wall.txt")"
   CPU_S="$(median <"$WORK/cpu.txt")"
-  RSS_MB="$(echo "$(median <"$WORK/rss.txt") / 1024" | bc -l)"
+  # GNU time reports KiB; the target is in MB (10^6 bytes).
+  RSS_MB="$(echo "$(median <"$WORK/rss.txt") * 1024 / 1000000" | bc -l)"
   RATIO="$(echo "$WALL / $RAW" | bc -l)"
   ROWS="$ROWS| $LAT | $(printf '%.2f' "$RAW") s | $(printf '%.2f' "$WALL") s | $(printf '%.2f' "$CPU_S") s | $(printf '%.2f' "$RATIO") × | $(printf '%.0f' "$RSS_MB") MB |
 "
