@@ -5,37 +5,10 @@
 mod cli_actions_common;
 
 use cli_actions_common::*;
-use fake_apiserver::AccessRule;
-use serde_json::Value;
-
-/// The role's rules as the fake server's access rules, then "deny everything else".
-fn rules_of(file: &str) -> Vec<AccessRule> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("deploy/rbac")
-        .join(file);
-    let docs: Vec<Value> =
-        serde_saphyr::from_multiple(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let role = docs.iter().find(|d| d["kind"] == "ClusterRole").unwrap();
-    let mut rules = Vec::new();
-    for r in role["rules"].as_array().unwrap() {
-        for group in r["apiGroups"].as_array().unwrap() {
-            for resource in r["resources"].as_array().unwrap() {
-                for verb in r["verbs"].as_array().unwrap() {
-                    rules.push(
-                        AccessRule::allow(verb.as_str().unwrap(), resource.as_str().unwrap())
-                            .in_group(group.as_str().unwrap()),
-                    );
-                }
-            }
-        }
-    }
-    rules.push(AccessRule::deny("*", "*"));
-    rules
-}
 
 fn live(fixture: &str, now: &str, ns: &str, role: &str) -> Live {
     let objects = fake_apiserver::load_fixture_file(cli_actions_common::fixture(fixture)).unwrap();
-    let rules = rules_of(role);
+    let rules = access_rules_of(role);
     Live::with(objects, now, ns, move |mut b| {
         for r in rules {
             b = b.rule(r);

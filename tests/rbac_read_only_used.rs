@@ -13,34 +13,13 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use cli_actions_common::*;
-use fake_apiserver::{AccessRule, RecordedRequest};
-use serde_json::Value;
+use fake_apiserver::RecordedRequest;
 
 type Grant = (String, String, String);
 
-/// The role's rules as (apiGroup, resource, verb) triples.
-fn role_grants(file: &str) -> BTreeSet<Grant> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("deploy/rbac")
-        .join(file);
-    let docs: Vec<Value> =
-        serde_saphyr::from_multiple(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let role = docs.iter().find(|d| d["kind"] == "ClusterRole").unwrap();
-    let mut out = BTreeSet::new();
-    for r in role["rules"].as_array().unwrap() {
-        for group in r["apiGroups"].as_array().unwrap() {
-            for resource in r["resources"].as_array().unwrap() {
-                for verb in r["verbs"].as_array().unwrap() {
-                    out.insert((
-                        group.as_str().unwrap().to_owned(),
-                        resource.as_str().unwrap().to_owned(),
-                        verb.as_str().unwrap().to_owned(),
-                    ));
-                }
-            }
-        }
-    }
-    out
+/// The role's grants as a set.
+fn granted(file: &str) -> BTreeSet<Grant> {
+    role_grants(file).into_iter().collect()
 }
 
 /// The RBAC grant a resource request needs, as the API server's request-info resolver names
@@ -90,12 +69,12 @@ fn grant_for(method: &str, path: &str, watching: bool) -> Option<Grant> {
 fn server_with_role(role: &str) -> Live {
     let objects =
         fake_apiserver::load_fixture_file(cli_actions_common::fixture("report.yaml")).unwrap();
-    let grants = role_grants(role);
+    let rules = access_rules_of(role);
     Live::with(objects, "2026-11-20T12:05:00Z", "ops", move |mut b| {
-        for (group, resource, verb) in grants {
-            b = b.rule(AccessRule::allow(&verb, &resource).in_group(&group));
+        for r in rules {
+            b = b.rule(r);
         }
-        b.rule(AccessRule::deny("*", "*"))
+        b
     })
 }
 
@@ -169,7 +148,7 @@ fn the_read_only_role_is_exactly_what_scan_explain_and_monitor_use() {
     assert!(refused.is_empty(), "the role refused: {refused:#?}");
 
     let used: BTreeSet<Grant> = requests.iter().filter_map(grant_of).collect();
-    let granted = role_grants("read-only.yaml");
+    let granted = granted("read-only.yaml");
     // `get` on a kind that is listed shows nothing the `list` does not, and is what people
     // expect next to it (`kubectl get job NAME` while following a diagnosis), so it counts as
     // used when the `list` is. Every other grant must be asked for.

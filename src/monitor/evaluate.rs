@@ -40,8 +40,8 @@ pub fn health_str(h: Health) -> &'static str {
 
 /// Diagnose the one CronJob of `snapshot` (a [`super::store::Store::subset`]) as `scan` does.
 /// Without the fix plan: no series or status line shows it (`/report` builds its own
-/// reports, plans included), and verifying a plan was about a third of the first sync's
-/// diagnoses.
+/// reports, plans included), and verifying a plan re-runs the rules on patched copies (at
+/// 10,000 CronJobs leaving it out took the first sync's CPU from 5.15 s to 4.45–4.87 s).
 pub fn evaluate(snapshot: &Snapshot, opts: &Options, grace_secs: i64) -> Option<Summary> {
     let r = report::cron_job_reports_without_fix(snapshot, opts).next()?;
     Some(summarize(&r, snapshot, opts.now, grace_secs))

@@ -146,3 +146,41 @@ pub fn eventually(mut cond: impl FnMut() -> bool) {
     }
     panic!("condition not met within 20 s");
 }
+
+/// What the ClusterRole in `deploy/rbac/<file>` grants, as (apiGroup, resource, verb), in
+/// the file's order.
+pub fn role_grants(file: &str) -> Vec<(String, String, String)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("deploy/rbac")
+        .join(file);
+    let docs: Vec<Value> =
+        serde_saphyr::from_multiple(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let role = docs.iter().find(|d| d["kind"] == "ClusterRole").unwrap();
+    let mut out = Vec::new();
+    for r in role["rules"].as_array().unwrap() {
+        for group in r["apiGroups"].as_array().unwrap() {
+            for resource in r["resources"].as_array().unwrap() {
+                for verb in r["verbs"].as_array().unwrap() {
+                    out.push((
+                        group.as_str().unwrap().to_owned(),
+                        resource.as_str().unwrap().to_owned(),
+                        verb.as_str().unwrap().to_owned(),
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The role's grants as the fake server's access rules, then "deny everything else": the
+/// server enforces exactly that role.
+pub fn access_rules_of(file: &str) -> Vec<fake_apiserver::AccessRule> {
+    use fake_apiserver::AccessRule;
+    let mut rules: Vec<AccessRule> = role_grants(file)
+        .into_iter()
+        .map(|(group, resource, verb)| AccessRule::allow(&verb, &resource).in_group(&group))
+        .collect();
+    rules.push(AccessRule::deny("*", "*"));
+    rules
+}
