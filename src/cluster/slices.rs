@@ -46,18 +46,14 @@ pub fn expected_jobs(cj: &CronJob) -> usize {
 }
 
 /// Whether namespace `ns` may be named in the cluster-wide slice's field selector: a DNS-1123
-/// label, as the API server requires of every namespace name. A name from a broken or hostile
+/// label, as the API server requires of every namespace name (`doctor::names`, the check `-n`
+/// gets). A name from a broken or hostile
 /// server that is not one stays in the cluster-wide slice: a `,` or `=` in it would change
 /// the selector's meaning (objects silently left unread), and a huge one would make the
 /// request's URL too long for the server or a proxy in front of it (64 labels of at most 63
 /// bytes keep the selector under 6 KB, percent-encoded).
 fn selectable(ns: &str) -> bool {
-    let b = ns.as_bytes();
-    (1..=63).contains(&b.len())
-        && b.iter()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-        && b[0] != b'-'
-        && b[b.len() - 1] != b'-'
+    doctor::names::namespace(ns).is_ok()
 }
 
 /// The namespaces of a scan, in key order, and the slice that reads each. Slices `0..own`
