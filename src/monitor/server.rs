@@ -51,6 +51,10 @@ async fn readyz(State(s): State<AppState>) -> Response {
 }
 
 async fn report_handler(State(s): State<AppState>) -> Response {
+    // One build at a time (`Shared::report_gate`); the permit is held until the body is built.
+    let Ok(_turn) = s.shared.report_gate.acquire().await else {
+        return (StatusCode::SERVICE_UNAVAILABLE, "shutting down\n").into_response();
+    };
     // "Now" fresh from the server's Date header, as `scan` reads it; the last known offset
     // when the server does not answer. One small GET next to a document that takes seconds
     // to build at scale; without it "now" would be the offset of up to a minute ago (the

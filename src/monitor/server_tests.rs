@@ -56,3 +56,51 @@ fn the_report_is_built_with_the_store_unlocked_between_cron_jobs() {
     let v: serde_json::Value = serde_json::from_str(&doc).unwrap();
     assert_eq!(v["cronJobs"].as_array().unwrap().len(), cuts.get());
 }
+
+/// `/report` is built one at a time: while another build holds the turn, a request waits
+/// (no GET to the API server, no document); once the turn is free it is answered in full.
+#[test]
+fn reports_are_built_one_at_a_time() {
+    let shared = shared_with_examples();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        // Nothing listens on port 1: the clock GET fails at once and the last offset is used.
+        let config = kube::Config::new("http://127.0.0.1:1".parse().unwrap());
+        let api = Api::new(
+            kube::Client::try_from(config).unwrap(),
+            crate::cluster::config::Target {
+                context: "test".into(),
+                server: "http://127.0.0.1:1".into(),
+                source: "test".into(),
+                namespace: "default".into(),
+            },
+            Some(std::time::Duration::from_secs(1)),
+            false,
+        );
+        let state = AppState {
+            shared: shared.clone(),
+            api,
+        };
+        let held = shared.report_gate.acquire().await.unwrap();
+        let waiting = tokio::spawn(report_handler(State(state)));
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        assert!(
+            !waiting.is_finished(),
+            "a second build did not wait its turn"
+        );
+        drop(held);
+        let response = tokio::time::timeout(std::time::Duration::from_secs(30), waiting)
+            .await
+            .expect("answered once the turn is free")
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(
+            shared.report_gate.available_permits(),
+            1,
+            "the turn is handed back"
+        );
+    });
+}
