@@ -1,5 +1,6 @@
 //! Bounded per-thread memos of pure answers shared across CronJobs (DST effects per schedule
-//! and zone in `cron::dst`, upcoming activations in `replay::slot_memo`).
+//! and zone in `cron::dst`, upcoming activations in `replay::slot_memo`, runs of slots after an
+//! instant in `replay::slot_runs`).
 //!
 //! Each user owns its `thread_local!` map; this module holds the one lookup they share and
 //! the one switch that bypasses all of them, so a test comparing shared and unshared work
@@ -33,6 +34,11 @@ pub fn bypassed<R>(f: impl FnOnce() -> R) -> R {
     r
 }
 
+/// Whether the memos are bypassed on this thread (for a memo that keeps its own store).
+pub(crate) fn bypassing() -> bool {
+    BYPASS.with(Cell::get)
+}
+
 /// The entry for `key` in `memo` if there is one and `valid` accepts it, else `compute()`'s,
 /// kept for next time (unless bypassed); at `capacity` entries the memo starts afresh.
 pub(crate) fn get_or<K: Hash + Eq + 'static, E: Clone + 'static>(
@@ -42,7 +48,7 @@ pub(crate) fn get_or<K: Hash + Eq + 'static, E: Clone + 'static>(
     valid: impl Fn(&E) -> bool,
     compute: impl FnOnce() -> E,
 ) -> E {
-    if BYPASS.with(Cell::get) {
+    if bypassing() {
         return compute();
     }
     let hit = memo.with(|m| m.borrow().get(&key).filter(|e| valid(e)).cloned());

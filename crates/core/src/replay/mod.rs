@@ -47,6 +47,7 @@ mod gotime;
 mod output;
 mod reconcile;
 pub mod slot_memo;
+mod slot_runs;
 mod slots;
 mod sync;
 mod v1;
@@ -210,11 +211,9 @@ fn finish(
     let mut truth = slots::Truth::default();
     let mut due_ignoring_deadline = None;
     if let (Some(eff), true) = (&r.schedule, r.est.is_some()) {
-        let clock = eff.clock();
-        truth = slots::truth(&clock, anchor.earliest(now, true), now);
+        truth = slots::truth(eff, anchor.earliest(now, true), now);
         if anchor.sds.is_some() {
-            due_ignoring_deadline =
-                slots::truth(&clock, anchor.earliest(now, false), now).most_recent;
+            due_ignoring_deadline = slots::truth(eff, anchor.earliest(now, false), now).most_recent;
         }
         if est.iter_capped {
             st.notes.push(

@@ -115,17 +115,19 @@ impl EffectiveSchedule {
 
     /// Activations in `(from, to]`, at most `max`; the flag says the list was cut short.
     pub fn slots_in(&self, from: Timestamp, to: Timestamp, max: usize) -> (Vec<Timestamp>, bool) {
-        let clock = self.clock();
-        let mut out = Vec::new();
-        let mut t = clock.next(GoTime::local(from));
-        while !t.is_zero() && t.ts <= to {
-            if out.len() == max {
-                return (out, true);
+        // The walk reads at most `max + 1` activations: the last one shows the cap was hit.
+        super::slot_runs::walk(self, from, max.saturating_add(1), |run| {
+            let mut out = Vec::new();
+            let mut i = 0;
+            while let Some(t) = run.get(i).filter(|t| t.ts <= to) {
+                if out.len() == max {
+                    return (out, true);
+                }
+                out.push(t.ts);
+                i += 1;
             }
-            out.push(t.ts);
-            t = clock.next(t);
-        }
-        (out, false)
+            (out, false)
+        })
     }
 
     /// The last `count` activations at or before `before`, oldest first (looks back at most
@@ -149,24 +151,27 @@ pub(crate) struct Truth {
 /// Count the slots in `(earliest, now]` by plain iteration (capped at [`TRUTH_CAP`]) and find
 /// the most recent one (by a backward search when the count was capped). Evaluated in Local:
 /// this is what the schedule means, whatever location the controller's values carried.
-pub(crate) fn truth(clock: &Clock, earliest: GoTime, now: GoTime) -> Truth {
+pub(crate) fn truth(eff: &EffectiveSchedule, earliest: GoTime, now: GoTime) -> Truth {
     if earliest.is_zero() || !earliest.before(now) {
         return Truth::default();
     }
-    let start = GoTime::local(earliest.ts);
     let mut out = Truth::default();
-    let mut t = clock.next(start);
-    while !t.is_zero() && !t.after(now) {
-        out.count += 1;
-        out.most_recent = Some(t);
-        if out.count == TRUTH_CAP {
-            out.capped = true;
-            break;
+    // The same run of slots as the rules' `slots_in` from this instant (see `slot_runs`).
+    super::slot_runs::walk(eff, earliest.ts, TRUTH_CAP as usize, |run| {
+        let mut i = 0;
+        while let Some(t) = run.get(i).filter(|t| !t.after(now)) {
+            out.count += 1;
+            out.most_recent = Some(t);
+            if out.count == TRUTH_CAP {
+                out.capped = true;
+                break;
+            }
+            i += 1;
         }
-        t = clock.next(t);
-    }
+    });
     if out.capped {
-        out.most_recent = last_slots(clock, Some(start), GoTime::local(now.ts), 1).pop();
+        let start = GoTime::local(earliest.ts);
+        out.most_recent = last_slots(&eff.clock(), Some(start), GoTime::local(now.ts), 1).pop();
     }
     out
 }
