@@ -7,13 +7,14 @@ use doctor::replay::KubeVersion;
 use doctor::report::{self, Options};
 use jiff::tz::TimeZone;
 
-use super::{diagnose, frame, pipeline};
+use super::{Plans, diagnose, frame, pipeline};
 
 /// The parallel pipeline over `snapshot` split by namespace (in key order, as `scan` hands
 /// namespaces out), as one JSON report.
 fn build(
     snapshot: &doctor::model::Snapshot,
     opts: &Options,
+    plans: Plans,
     done: &AtomicUsize,
 ) -> doctor::report::Report {
     let mut by_ns: std::collections::BTreeMap<String, doctor::model::Snapshot> = Default::default();
@@ -59,7 +60,7 @@ fn build(
             .events
             .push(e.clone());
     }
-    let ((), reports) = pipeline(2, opts, &|_, r| r, done, |submit| {
+    let ((), reports) = pipeline(2, opts, plans, &|_, r| r, done, |submit| {
         for (_, mut s) in by_ns {
             s.evidence = snapshot.evidence;
             submit(s);
@@ -108,13 +109,29 @@ fn same_as_core(snapshot: &doctor::model::Snapshot, version: KubeVersion) {
     let one = doctor::render::json::render(&report::build(snapshot, Vec::new(), &opts));
     let done = AtomicUsize::new(0);
     // Namespaces through the pipeline (small ones go to the core whole).
-    let split = doctor::render::json::render(&build(snapshot, &opts, &done));
+    let split = doctor::render::json::render(&build(snapshot, &opts, Plans::Verified, &done));
     assert_eq!(one, split);
     assert_eq!(done.into_inner(), snapshot.cron_jobs.len());
     // Per-CronJob snapshots (what big namespaces get), over the whole snapshot at once.
     let mut per_cron_job = frame(snapshot.notes.clone(), &opts);
-    per_cron_job.cron_jobs = diagnose(snapshot, 0..snapshot.cron_jobs.len(), &opts);
+    per_cron_job.cron_jobs = diagnose(
+        snapshot,
+        0..snapshot.cron_jobs.len(),
+        &opts,
+        Plans::Verified,
+    );
     assert_eq!(one, doctor::render::json::render(&per_cron_job));
+    // Without plans (the table's reports): the same reports with `fix` left empty, both ways.
+    let mut unplanned = report::build(snapshot, Vec::new(), &opts);
+    for r in &mut unplanned.cron_jobs {
+        r.fix = Default::default();
+    }
+    let unplanned = doctor::render::json::render(&unplanned);
+    let skipped = build(snapshot, &opts, Plans::Skipped, &AtomicUsize::new(0));
+    assert_eq!(unplanned, doctor::render::json::render(&skipped));
+    let mut per_cron_job = frame(snapshot.notes.clone(), &opts);
+    per_cron_job.cron_jobs = diagnose(snapshot, 0..snapshot.cron_jobs.len(), &opts, Plans::Skipped);
+    assert_eq!(unplanned, doctor::render::json::render(&per_cron_job));
 }
 
 #[test]
@@ -198,6 +215,7 @@ fn results_are_handed_out_once_each_in_submission_order() {
     super::pipeline_each(
         4,
         &opts,
+        Plans::Verified,
         &|cj, r| {
             assert_eq!(cj.meta.name, r.name);
             format!("{}/{}", r.namespace, r.name)

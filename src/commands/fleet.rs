@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 use super::report_cmd::{LiveReplayFlags, LiveStart, live_replay_flags, live_start};
 use super::scan::{Diagnosed, Out, json_fragment, write_json_around};
 use crate::cli::{ScanArgs, ScanFormat};
+use crate::cluster::diagnose::Plans;
 use crate::cluster::fleet::{self, Deadline};
 use crate::cluster::progress::Progress;
 use crate::cluster::{self, diagnose};
@@ -189,7 +190,13 @@ fn scan_context(
     // The contexts share the machine: each gets a share of the cores for its diagnosis.
     let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
     let threads = cores.div_ceil(s.at_once).max(1);
-    let (outcome, diagnosed) = diagnose::pipeline(threads, &opts, &shape, done, |submit| {
+    // The table never shows fix plans: only the JSON report gets them verified.
+    let plans = if json {
+        Plans::Verified
+    } else {
+        Plans::Skipped
+    };
+    let (outcome, diagnosed) = diagnose::pipeline(threads, &opts, plans, &shape, done, |submit| {
         rt.block_on(fleet::within(deadline, async {
             cluster::scan::scan(&api, ns.as_deref(), listed.clone(), submit)
                 .await

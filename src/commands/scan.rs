@@ -12,6 +12,7 @@ use doctor::report::{CronJobReport, Health, Options};
 
 use super::report_cmd::{LiveStart, live_replay_flags, live_start};
 use crate::cli::{ScanArgs, ScanFormat};
+use crate::cluster::diagnose::Plans;
 use crate::cluster::progress::Progress;
 use crate::cluster::{self, diagnose};
 use crate::error::Error;
@@ -124,7 +125,13 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
                 None => {}
             }
         };
-        diagnose::pipeline_each(threads, &opts, &shape, &done, &mut each, |submit| {
+        // The table never shows fix plans: only the JSON report gets them verified.
+        let plans = if json {
+            Plans::Verified
+        } else {
+            Plans::Skipped
+        };
+        diagnose::pipeline_each(threads, &opts, plans, &shape, &done, &mut each, |submit| {
             rt.block_on(cluster::scan::scan(
                 &api,
                 ns.as_deref(),
