@@ -163,7 +163,12 @@ fn scan_context(
         controller_zone_name: &a.replay.controller_time_zone,
         controller_zone: &s.flags.zone,
         version,
-        timeline: a.timeline,
+        // Only the JSON report shows a timeline; a table row never reads it.
+        timeline: if a.output == ScanFormat::Json {
+            a.timeline
+        } else {
+            0
+        },
     };
     let (json, wide, only_problems, several) = (
         a.output == ScanFormat::Json,

@@ -79,7 +79,12 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
         controller_zone_name: &a.replay.controller_time_zone,
         controller_zone: &flags.zone,
         version,
-        timeline: a.timeline,
+        // Only the JSON report shows a timeline; a table row never reads it.
+        timeline: if a.output == ScanFormat::Json {
+            a.timeline
+        } else {
+            0
+        },
     };
     let (json, wide, only_problems) = (
         a.output == ScanFormat::Json,
