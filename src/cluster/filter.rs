@@ -2,6 +2,7 @@
 //! need are skipped by the parser and never allocated. Annotations in particular can hold
 //! kubectl's copy of the whole applied manifest, several kilobytes per object.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use jiff::Timestamp;
@@ -152,7 +153,7 @@ impl<'de, F: KeyFilter> Visitor<'de> for FilteredVisitor<F> {
     }
     fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<Self::Value, M::Error> {
         let mut out = Filtered::<F>::default();
-        while let Some(k) = m.next_key::<std::borrow::Cow<'de, str>>()? {
+        while let Some(BorrowedKey(k)) = m.next_key::<BorrowedKey<'de>>()? {
             if F::keep(&k) {
                 let v: Option<String> = m.next_value()?;
                 out.map.insert(k.into_owned(), v.unwrap_or_default());
@@ -161,5 +162,56 @@ impl<'de, F: KeyFilter> Visitor<'de> for FilteredVisitor<F> {
             }
         }
         Ok(out)
+    }
+}
+
+/// A map key read without copying when the input allows it (no escapes in it): the filter only
+/// looks at it. serde's own `Cow<str>` always copies, which cost one allocation per label and
+/// annotation of every object, kept or not (~0.9 million for `scan -A` at 10,000 CronJobs).
+struct BorrowedKey<'de>(Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for BorrowedKey<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = BorrowedKey<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string key")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(BorrowedKey(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(BorrowedKey(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+                Ok(BorrowedKey(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(KeyVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keys are matched as the API server meant them: an escaped key (read through a copy) is
+    /// kept like a plain one (borrowed), and unwanted keys are dropped either way.
+    #[test]
+    fn kept_keys_match_plain_and_escaped() {
+        let json = r#"{"job\u002dname":"a","batch.kubernetes.io/job-name":"b","other":"c","oth\u0065r2":"d"}"#;
+        let got: Filtered<PodLabels> = serde_json::from_str(json).unwrap();
+        let keys: Vec<(&str, &str)> = got
+            .map
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(
+            keys,
+            [("batch.kubernetes.io/job-name", "b"), ("job-name", "a")]
+        );
+        let none: Filtered<PodLabels> = serde_json::from_str("null").unwrap();
+        assert!(none.map.is_empty());
     }
 }
