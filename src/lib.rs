@@ -3,6 +3,7 @@
 //! the entry point; everything else lives here, private unless a test needs it.
 
 mod actions;
+pub mod allocator;
 pub mod cli;
 mod cluster;
 mod commands;

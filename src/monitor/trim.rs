@@ -7,8 +7,9 @@
 //! still counts as the process's RSS, which is what a memory limit and a dashboard see.
 //! `malloc_trim(0)` walks every arena and releases its free pages (`madvise(DONTNEED)`).
 //!
-//! Only for glibc: musl's allocator (the container image's static binary) returns large
-//! blocks itself and has no `malloc_trim`; elsewhere this does nothing.
+//! Only for glibc: the container image's static (musl) binary allocates with mimalloc, which
+//! returns freed pages itself 25 ms after they are freed (`crate::allocator`); elsewhere this
+//! does nothing.
 
 /// Keep big blocks (over 128 KiB) out of the heap for good: glibc serves them with their own
 /// `mmap` and unmaps them when freed, but after the first such block is freed it raises that

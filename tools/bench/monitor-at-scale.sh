@@ -27,7 +27,8 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
   cargo build --release --quiet -p kubectl-cronjob-doctor --bin kubectl-cronjob_doctor
   cargo build --release --quiet -p cronjob-doctor-fake-apiserver --bin fake-apiserver
 fi
-DOCTOR="$ROOT/target/release/kubectl-cronjob_doctor"
+# DOCTOR=… measures another build of the same commit (the static musl one: see BENCHMARKS.md).
+DOCTOR="${DOCTOR:-$ROOT/target/release/kubectl-cronjob_doctor}"
 FAKE="$ROOT/target/release/fake-apiserver"
 
 WORK="$(mktemp -d)"

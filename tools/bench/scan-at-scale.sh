@@ -42,7 +42,8 @@ fi
 echo "building release binaries…" >&2
 cargo build --release --quiet -p kubectl-cronjob-doctor --bin kubectl-cronjob_doctor
 cargo build --release --quiet -p cronjob-doctor-fake-apiserver --bin fake-apiserver --bin list-pager
-DOCTOR="$ROOT/target/release/kubectl-cronjob_doctor"
+# DOCTOR=… measures another build of the same commit (the static musl one: see BENCHMARKS.md).
+DOCTOR="${DOCTOR:-$ROOT/target/release/kubectl-cronjob_doctor}"
 FAKE="$ROOT/target/release/fake-apiserver"
 PAGER="$ROOT/target/release/list-pager"
 
