@@ -3,7 +3,8 @@
 # <arch>-unknown-linux-musl (debug, so CI reuses nothing but stays quick), it must be static,
 # allocate with mimalloc (src/allocator.rs: musl's own allocator made a large scan 3-4x slower),
 # and give the glibc build's answers byte for byte: `lint -o json` and `explain -o json` of
-# every example, and `scan -A -o json` against a generated fake API server over TLS.
+# every example, `scan -A -o json` against a generated fake API server over TLS, and the
+# finding series `monitor` (the image's command) serves once ready.
 #
 # Usage: tools/release/musl-check.sh   (needs the target: `rustup target add`, and musl-gcc
 #        from Debian's musl-tools for the C parts; .ci/run installs both)
@@ -56,3 +57,35 @@ for _ in $(seq 1 600); do
 done
 export KUBECONFIG="$WORK/kubeconfig"
 same "scan -A -o json (TLS, 300 CronJobs)" scan -A -o json --now "$NOW"
+
+# The image's command: `monitor` serves the same findings from the musl build as from glibc.
+monitor_findings() { # binary, output file: the sorted cronjob_doctor_finding series once ready
+  local port pid
+  port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+  "$1" monitor -A --listen "127.0.0.1:$port" >/dev/null 2>"$WORK/monitor.err" &
+  pid=$!
+  python3 - "$port" "$2" <<'PY' || { kill "$pid" 2>/dev/null; cat "$WORK/monitor.err" >&2; fail "monitor of $1 did not get ready"; }
+import sys, time, urllib.request
+port, out = sys.argv[1], sys.argv[2]
+base = f"http://127.0.0.1:{port}"
+deadline = time.time() + 120
+while True:
+    try:
+        if urllib.request.urlopen(base + "/readyz", timeout=5).status == 200:
+            break
+    except Exception:
+        pass
+    if time.time() > deadline:
+        sys.exit(1)
+    time.sleep(0.1)
+text = urllib.request.urlopen(base + "/metrics", timeout=30).read().decode()
+lines = sorted(l for l in text.splitlines() if l.startswith("cronjob_doctor_finding{"))
+open(out, "w").write("\n".join(lines) + "\n")
+PY
+  kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+}
+monitor_findings "$GNU" "$WORK/gnu.metrics"
+monitor_findings "$MUSL" "$WORK/musl.metrics"
+[ "$(wc -l <"$WORK/gnu.metrics")" -gt 100 ] || fail "monitor: too few finding series ($(wc -l <"$WORK/gnu.metrics"))"
+cmp -s "$WORK/gnu.metrics" "$WORK/musl.metrics" || { diff "$WORK/gnu.metrics" "$WORK/musl.metrics" | head -20 >&2; fail "monitor: /metrics findings differ"; }
+echo "musl-check: monitor /metrics: the same $(wc -l <"$WORK/gnu.metrics") finding series"
