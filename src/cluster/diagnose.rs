@@ -142,7 +142,8 @@ fn reports(snapshot: &Snapshot, opts: &Options, plans: Plans) -> Vec<CronJobRepo
     }
 }
 
-/// Reports of `bucket.cron_jobs[range]`, exactly as `report::build(bucket, …)` gives them.
+/// Reports of `bucket.cron_jobs[range]`, exactly as `report::build(bucket, …)` gives them (with
+/// `fix` left empty under [`Plans::Skipped`]).
 pub fn diagnose(
     bucket: &Snapshot,
     range: Range<usize>,
