@@ -97,15 +97,20 @@ fn examples() -> Vec<std::path::PathBuf> {
     v
 }
 
-fn same_as_core(snapshot: &doctor::model::Snapshot, version: KubeVersion) {
-    let zone = TimeZone::UTC;
-    let opts = Options {
+/// Options at a fixed instant with UTC as the controller's zone.
+fn utc_options(zone: &TimeZone, version: KubeVersion) -> Options<'_> {
+    Options {
         now: "2026-11-20T12:00:00Z".parse().unwrap(),
         controller_zone_name: "UTC",
-        controller_zone: &zone,
+        controller_zone: zone,
         version,
         timeline: 8,
-    };
+    }
+}
+
+fn same_as_core(snapshot: &doctor::model::Snapshot, version: KubeVersion) {
+    let zone = TimeZone::UTC;
+    let opts = utc_options(&zone, version);
     let one = doctor::render::json::render(&report::build(snapshot, Vec::new(), &opts));
     let done = AtomicUsize::new(0);
     // Namespaces through the pipeline (small ones go to the core whole).
@@ -203,13 +208,7 @@ fn results_are_handed_out_once_each_in_submission_order() {
         .map(|c| format!("{}/{}", c.meta.namespace, c.meta.name))
         .collect();
     let zone = TimeZone::UTC;
-    let opts = Options {
-        now: "2026-11-20T12:00:00Z".parse().unwrap(),
-        controller_zone_name: "UTC",
-        controller_zone: &zone,
-        version: KubeVersion::NEWEST,
-        timeline: 8,
-    };
+    let opts = utc_options(&zone, KubeVersion::NEWEST);
     let done = AtomicUsize::new(0);
     let mut got: Vec<String> = Vec::new();
     super::pipeline_each(

@@ -474,6 +474,18 @@ fn cause_of(headline: &str) -> String {
 mod tests {
     use super::*;
 
+    /// The options every test here diagnoses with: a fixed instant, `zone` as the
+    /// controller's, eight timeline slots.
+    fn options<'a>(zone_name: &'a str, zone: &'a TimeZone, version: KubeVersion) -> Options<'a> {
+        Options {
+            now: "2026-11-20T12:00:00Z".parse().unwrap(),
+            controller_zone_name: zone_name,
+            controller_zone: zone,
+            version,
+            timeline: 8,
+        }
+    }
+
     /// Every example and real-world corpus manifest, with their Jobs, Pods and Events.
     fn everything() -> Snapshot {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -507,13 +519,7 @@ mod tests {
         let index = Index::new(&s);
         let zone = TimeZone::get("Europe/Berlin").unwrap();
         for version in [KubeVersion::NEWEST, KubeVersion::new(20)] {
-            let opts = Options {
-                now: "2026-11-20T12:00:00Z".parse().unwrap(),
-                controller_zone_name: "Europe/Berlin",
-                controller_zone: &zone,
-                version,
-                timeline: 8,
-            };
+            let opts = options("Europe/Berlin", &zone, version);
             let mut some = 0;
             for cj in &s.cron_jobs {
                 let full = build_one(cj, &index, &s, &opts).findings;
@@ -533,13 +539,7 @@ mod tests {
         let s = everything();
         let zone = TimeZone::UTC;
         for version in [KubeVersion::NEWEST, KubeVersion::new(20)] {
-            let opts = Options {
-                now: "2026-11-20T12:00:00Z".parse().unwrap(),
-                controller_zone_name: "UTC",
-                controller_zone: &zone,
-                version,
-                timeline: 8,
-            };
+            let opts = options("UTC", &zone, version);
             let mut planned = 0;
             let without = cron_job_reports_without_fix(&s, &opts);
             assert_eq!(without.len(), s.cron_jobs.len());
@@ -585,13 +585,7 @@ mod tests {
             KubeVersion::new(21),
             KubeVersion::new(20),
         ] {
-            let opts = Options {
-                now: "2026-11-20T12:00:00Z".parse().unwrap(),
-                controller_zone_name: "UTC",
-                controller_zone: &zone,
-                version,
-                timeline: 8,
-            };
+            let opts = options("UTC", &zone, version);
             for evidence in [true, false] {
                 s.evidence.jobs = evidence;
                 let s = &s;
