@@ -18,7 +18,8 @@ pub fn tune_mimalloc() {
         fn mi_option_set(option: c_int, value: c_long);
     }
     // mimalloc.h's `mi_option_e`: these positions are the same in v2 and v3 (retired options
-    // keep their slots so that the numbering never moves).
+    // keep their slots so that the numbering never moves); tools/release/musl-check.sh checks
+    // them against the locked mimalloc's header.
     const ARENA_EAGER_COMMIT: c_int = 4;
     const PURGE_DELAY: c_int = 15;
     // SAFETY: mi_option_set takes no pointer; it stores a value mimalloc reads when it next
