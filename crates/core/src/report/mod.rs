@@ -156,11 +156,10 @@ pub fn cron_job_reports<'s>(
     opts: &'s Options<'s>,
 ) -> impl ExactSizeIterator<Item = CronJobReport> + 's {
     let index = Index::new(snapshot);
-    snapshot.cron_jobs.iter().map(move |cj| {
-        let mut entry = build_one(cj, &index, snapshot, opts);
-        fix::plan_one(&mut entry, cj, &index, snapshot, opts);
-        entry
-    })
+    snapshot
+        .cron_jobs
+        .iter()
+        .map(move |cj| build_one(cj, &index, snapshot, opts, Planned::Yes))
 }
 
 /// Each CronJob's report as [`cron_job_reports`] gives it, but without its fix plan (`fix`
@@ -176,7 +175,14 @@ pub fn cron_job_reports_without_fix<'s>(
     snapshot
         .cron_jobs
         .iter()
-        .map(move |cj| build_one(cj, &index, snapshot, opts))
+        .map(move |cj| build_one(cj, &index, snapshot, opts, Planned::No))
+}
+
+/// Whether [`build_one`] verifies a fix plan.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Planned {
+    Yes,
+    No,
 }
 
 /// What the rules judge one CronJob by: its Jobs, Pods and Events, and the replay of its
@@ -290,10 +296,11 @@ impl<'s> Gathered<'s> {
     }
 }
 
-/// The findings of the CronJob in `ctx`, as its report lists them.
-fn findings_of(ctx: &Context) -> Vec<Finding> {
+/// The findings of the CronJob in `ctx`, as its report lists them, from each rule's findings
+/// (`rules::run_rules`).
+fn findings_of(ctx: &Context, per_rule: Vec<Vec<Finding>>) -> Vec<Finding> {
     let cj = ctx.cron_job;
-    let mut findings = rules::check_all(ctx);
+    let mut findings = rules::finish(ctx, per_rule);
     // An outage whose cause another finding names is fixed by fixing that cause: say so
     // instead of the generic "check the controller" advice.
     let cause = rules::not_running::cause(&findings).map(|f| f.slug);
@@ -327,14 +334,44 @@ fn findings_only(
     opts: &Options,
 ) -> Vec<Finding> {
     let g = gather(cj, index, evidence, opts);
-    findings_of(&g.context(cj, evidence, opts))
+    let ctx = g.context(cj, evidence, opts);
+    findings_of(&ctx, rules::run_rules(&ctx))
 }
 
-/// One CronJob's report, without its fix plan.
-fn build_one(cj: &CronJob, index: &Index, snapshot: &Snapshot, opts: &Options) -> CronJobReport {
+/// One CronJob's report, with its verified fix plan when `planned` says so.
+fn build_one(
+    cj: &CronJob,
+    index: &Index,
+    snapshot: &Snapshot,
+    opts: &Options,
+    planned: Planned,
+) -> CronJobReport {
     let g = gather(cj, index, snapshot.evidence, opts);
     let ctx = g.context(cj, snapshot.evidence, opts);
-    let findings = findings_of(&ctx);
+    let per_rule = rules::run_rules(&ctx);
+    // Only warnings and errors take part in a plan (`fix`); without one there is nothing to
+    // plan, and each rule's findings need not be kept for the plan's re-checks.
+    let plan_with = (planned == Planned::Yes
+        && per_rule
+            .iter()
+            .flatten()
+            .any(|f| f.severity >= Severity::Warning))
+    .then(|| per_rule.clone());
+    let findings = findings_of(&ctx, per_rule);
+    let fix = match plan_with {
+        Some(per_rule) => fix::plan_one(
+            cj,
+            &findings,
+            &fix::Diagnosed {
+                gathered: &g,
+                per_rule: &per_rule,
+            },
+            index,
+            snapshot,
+            opts,
+        ),
+        None => fix::FixPlan::default(),
+    };
     let ns = &g.ns;
     let zone = ctx.schedule_zone().clone();
     let zone_name = ctx.schedule_zone_name().to_string();
@@ -385,7 +422,7 @@ fn build_one(cj: &CronJob, index: &Index, snapshot: &Snapshot, opts: &Options) -
         last_schedule_time: cj.status.last_schedule_time,
         last_successful_time: cj.status.last_successful_time,
         replay: g.rep,
-        fix: fix::FixPlan::default(),
+        fix,
         zone,
     }
 }
@@ -522,7 +559,7 @@ mod tests {
             let opts = options("Europe/Berlin", &zone, version);
             let mut some = 0;
             for cj in &s.cron_jobs {
-                let full = build_one(cj, &index, &s, &opts).findings;
+                let full = build_one(cj, &index, &s, &opts, Planned::No).findings;
                 some += usize::from(!full.is_empty());
                 assert_eq!(
                     findings_only(cj, &index, s.evidence, &opts),
@@ -534,6 +571,96 @@ mod tests {
             assert!(some > 10, "the inputs have findings to compare");
         }
     }
+    /// Copies of `cj` whose job templates differ from it in every way a rule could read.
+    fn template_variants(cj: &CronJob) -> Vec<CronJob> {
+        let edits: Vec<fn(&mut crate::model::JobTemplate)> = vec![
+            |t| t.spec.active_deadline_seconds = None,
+            |t| t.spec.active_deadline_seconds = Some(30),
+            |t| t.spec.active_deadline_seconds = Some(40_000_000),
+            |t| t.spec.backoff_limit = Some(0),
+            |t| t.spec.backoff_limit = Some(100),
+            |t| t.spec.backoff_limit = None,
+            |t| t.spec.backoff_limit_per_index = Some(3),
+            |t| t.spec.ttl_seconds_after_finished = Some(0),
+            |t| t.spec.ttl_seconds_after_finished = None,
+            |t| t.spec.parallelism = Some(5),
+            |t| t.spec.completions = Some(-1),
+            |t| t.spec.suspend = Some(true),
+            |t| t.spec.has_pod_failure_policy = true,
+            |t| t.spec.restart_policy = Some("Always".into()),
+            |t| t.spec.restart_policy = None,
+            |t| t.spec.containers.clear(),
+            |t| t.has_pod_template = false,
+            |t| {
+                t.labels.insert("app".into(), "other".into());
+                t.annotations.insert("note".into(), "other".into());
+            },
+        ];
+        edits
+            .into_iter()
+            .map(|edit| {
+                let mut v = cj.clone();
+                edit(&mut v.spec.job_template);
+                v
+            })
+            .collect()
+    }
+
+    /// The claim the fix plan's template re-check stands on (`rules::READS_JOB_TEMPLATE`): a
+    /// rule outside the list finds the same whatever the template says, on every example and
+    /// corpus CronJob and on every rule's own examples at their instants; and the re-check
+    /// that reuses those rules' findings equals a full one.
+    #[test]
+    fn only_the_listed_rules_read_the_job_template() {
+        let mut cases = vec![(everything(), "2026-11-20T12:00:00Z")];
+        for rule in rules::RULES.iter() {
+            for yaml in [rule.fires_on, rule.quiet_on] {
+                let (s, _) = crate::source::parse_text("example.yaml", yaml).into_snapshot();
+                cases.push((s, rule.example_now));
+            }
+        }
+        let zone = TimeZone::get("Europe/Berlin").unwrap();
+        let mut changed: std::collections::BTreeSet<&str> = Default::default();
+        for (s, now) in &cases {
+            let index = Index::new(s);
+            for version in [KubeVersion::NEWEST, KubeVersion::new(20)] {
+                let mut opts = options("Europe/Berlin", &zone, version);
+                opts.now = now.parse().unwrap();
+                for cj in &s.cron_jobs {
+                    let g = gather(cj, &index, s.evidence, &opts);
+                    let before = rules::run_rules(&g.context(cj, s.evidence, &opts));
+                    for variant in template_variants(cj) {
+                        let ctx = g.context(&variant, s.evidence, &opts);
+                        let after = rules::run_rules(&ctx);
+                        for ((rule, b), a) in rules::RULES.iter().zip(&before).zip(&after) {
+                            if rules::READS_JOB_TEMPLATE.contains(&rule.slug) {
+                                if a != b {
+                                    changed.insert(rule.slug);
+                                }
+                            } else {
+                                assert_eq!(
+                                    a, b,
+                                    "{} read the template of {}",
+                                    rule.slug, cj.meta.name
+                                );
+                            }
+                        }
+                        assert_eq!(
+                            findings_of(&ctx, rules::rerun_template_rules(&ctx, &before)),
+                            findings_only(&variant, &index, s.evidence, &opts),
+                            "{}",
+                            cj.meta.name
+                        );
+                    }
+                }
+            }
+        }
+        // Every listed rule does read it: the list is no wider than it must be.
+        let listed: std::collections::BTreeSet<&str> =
+            rules::READS_JOB_TEMPLATE.iter().copied().collect();
+        assert_eq!(changed, listed);
+    }
+
     #[test]
     fn reports_without_fix_are_the_reports_with_the_plan_left_out() {
         let s = everything();

@@ -89,20 +89,70 @@ pub static RULES: std::sync::LazyLock<Vec<&'static Rule>> = std::sync::LazyLock:
     all
 });
 
+/// Rules that read the job template (`spec.jobTemplate`). A change to the template alone
+/// (the fix plan's `activeDeadlineSeconds` and `backoffLimit` patches, most of all plans) can
+/// change only their findings: every other rule, and the replay, never looks at the template,
+/// so [`rerun_template_rules`] takes their findings as they were. A test runs every other rule
+/// on every example and corpus CronJob with its template changed and holds it to that.
+pub const READS_JOB_TEMPLATE: &[&str] = &[
+    "restart-policy-invalid",
+    "pod-template-missing",
+    "field-out-of-range",
+    "forbid-blocked",
+    "active-deadline-missing",
+    "active-deadline-too-large",
+    "backoff-limit-too-large",
+    "overlapping-runs",
+    "manual-jobs-ignored",
+    "job-template-suspended",
+];
+
 /// Run every rule on one CronJob, dropping the ones its ignore annotation silences.
 /// Findings come out sorted by severity (errors first), then registry order.
 pub fn check_all(ctx: &Context) -> Vec<Finding> {
+    finish(ctx, run_rules(ctx))
+}
+
+/// Each rule's findings on one CronJob, in registry order (none for a rule its ignore
+/// annotation silences): what [`finish`] turns into [`check_all`]'s list.
+pub fn run_rules(ctx: &Context) -> Vec<Vec<Finding>> {
     let ignored = ignored_set(ctx.cron_job);
-    let mut out: Vec<Finding> = Vec::new();
-    for rule in RULES.iter() {
-        if ignored
-            .iter()
-            .any(|i| i == "*" || i == rule.slug || i == rule.id)
-        {
-            continue;
-        }
-        out.extend((rule.check)(ctx));
-    }
+    RULES
+        .iter()
+        .map(|rule| {
+            if is_ignored(&ignored, rule) {
+                Vec::new()
+            } else {
+                (rule.check)(ctx)
+            }
+        })
+        .collect()
+}
+
+/// [`run_rules`] on a CronJob that differs from the one `before` was found on only inside
+/// `spec.jobTemplate`: the rules of [`READS_JOB_TEMPLATE`] run again, every other rule's
+/// findings are `before`'s (see there why that is the same answer).
+pub fn rerun_template_rules(ctx: &Context, before: &[Vec<Finding>]) -> Vec<Vec<Finding>> {
+    let ignored = ignored_set(ctx.cron_job);
+    RULES
+        .iter()
+        .zip(before)
+        .map(|(rule, was)| {
+            if !READS_JOB_TEMPLATE.contains(&rule.slug) {
+                was.clone()
+            } else if is_ignored(&ignored, rule) {
+                Vec::new()
+            } else {
+                (rule.check)(ctx)
+            }
+        })
+        .collect()
+}
+
+/// The findings of [`run_rules`] as [`check_all`] lists them: each with its pasteable command,
+/// errors first, registry order inside one severity.
+pub fn finish(ctx: &Context, per_rule: Vec<Vec<Finding>>) -> Vec<Finding> {
+    let mut out: Vec<Finding> = per_rule.into_iter().flatten().collect();
     // The per-finding command (kept in the JSON for compatibility) is derived from the
     // remedy, so it can never disagree with what the fix plan merges.
     let in_cluster = !refused_on_create(ctx.cron_job, &out);
@@ -112,6 +162,12 @@ pub fn check_all(ctx: &Context) -> Vec<Finding> {
     // Stable sort keeps registry order inside one severity.
     out.sort_by_key(|f| std::cmp::Reverse(f.severity));
     out
+}
+
+fn is_ignored(ignored: &[String], rule: &Rule) -> bool {
+    ignored
+        .iter()
+        .any(|i| i == "*" || i == rule.slug || i == rule.id)
 }
 
 fn ignored_set(cj: &crate::model::CronJob) -> Vec<String> {
