@@ -116,10 +116,21 @@ impl Pager {
             }
             _ => self.done = true,
         }
-        let page: wire::List<W> = serde_json::from_slice(&body).map_err(unexpected)?;
+        let page: wire::List<W> = parse_page(&body).map_err(unexpected)?;
         drop(body);
         drop(permit);
         Ok(Some(page.items))
+    }
+}
+
+/// A page's items. Its text is checked to be UTF-8 once, as a whole, and then parsed as text:
+/// parsed as bytes, serde_json checks every string it keeps and every key it reads on its
+/// own (4 % of `scan -A`'s instructions at 2,000 CronJobs). A page that is not UTF-8 (the API
+/// server writes none) is parsed as bytes, which gives the same items or the same error.
+fn parse_page<W: DeserializeOwned>(body: &[u8]) -> Result<wire::List<W>, serde_json::Error> {
+    match std::str::from_utf8(body) {
+        Ok(text) => serde_json::from_str(text),
+        Err(_) => serde_json::from_slice(body),
     }
 }
 
@@ -197,7 +208,34 @@ pub fn collection(group_version: &str, resource: &str, namespace: Option<&str>) 
 
 #[cfg(test)]
 mod tests {
-    use super::peek_continue;
+    use super::{parse_page, peek_continue};
+    use crate::cluster::wire;
+
+    /// Text or bytes, a page gives the same items: a byte that is not UTF-8 where nothing is
+    /// kept (a Job's other annotations) does not cost the page, one in a kept string is an
+    /// error as before.
+    #[test]
+    fn pages_that_are_not_utf8_parse_as_before() {
+        let page = |annotation: &[u8], name: &[u8]| {
+            [
+                &b"{\"items\":[{\"metadata\":{\"name\":\""[..],
+                name,
+                b"\",\"annotations\":{\"note\":\"",
+                annotation,
+                b"\"}},\"status\":{\"active\":1}}]}",
+            ]
+            .concat()
+        };
+        let job = |body: &[u8]| {
+            let mut items = parse_page::<wire::Job>(body).unwrap().items;
+            let j = items.pop().unwrap();
+            (j.metadata.name, j.status.active)
+        };
+        assert_eq!(job(&page(b"ok", b"a")), ("a".to_string(), 1));
+        assert_eq!(job(&page(b"\xff", b"a")), ("a".to_string(), 1));
+        assert!(parse_page::<wire::Job>(&page(b"ok", b"\xff")).is_err());
+        assert!(parse_page::<wire::Job>(b"{\"items\":[").is_err());
+    }
 
     #[test]
     fn the_continue_token_is_read_before_the_items() {
