@@ -212,11 +212,16 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
 /// (`str::replace` on every newline) cost ~1.5 % of `scan -A -o json`'s CPU at 10,000
 /// CronJobs.
 pub(super) fn json_fragment(r: &CronJobReport) -> String {
+    nested(r)
+}
+
+/// `value` pretty-printed two levels deep (see [`json_fragment`]).
+fn nested<T: serde::Serialize + ?Sized>(value: &T) -> String {
     // A CronJob's report is about 6 KB at the benchmark population: one allocation mostly.
     let mut out = Vec::with_capacity(8 << 10);
     out.extend_from_slice(INDENT);
     let mut ser = serde_json::Serializer::with_formatter(&mut out, Nested::default());
-    if serde::Serialize::serialize(r, &mut ser).is_err() {
+    if value.serialize(&mut ser).is_err() {
         return "    {}".into();
     }
     // serde_json writes UTF-8 only.
@@ -237,13 +242,19 @@ struct Nested {
 }
 
 impl Nested {
+    /// A new line at the current depth, in one write where it fits (a write per piece cost
+    /// as much as the rest of the layout).
     fn line<W: Write + ?Sized>(&self, w: &mut W) -> std::io::Result<()> {
-        w.write_all(b"\n")?;
-        w.write_all(INDENT)?;
-        for _ in 0..self.depth {
-            w.write_all(b"  ")?;
+        const LINE: &[u8; 64] =
+            b"\n                                                               ";
+        let width = 1 + INDENT.len() + 2 * self.depth;
+        match LINE.get(..width) {
+            Some(line) => w.write_all(line),
+            None => {
+                w.write_all(&LINE[..1 + INDENT.len()])?;
+                (0..self.depth).try_for_each(|_| w.write_all(b"  "))
+            }
         }
-        Ok(())
     }
 
     fn open<W: Write + ?Sized>(&mut self, w: &mut W, bracket: &[u8]) -> std::io::Result<()> {
@@ -474,6 +485,22 @@ mod tests {
                 "{n} CronJobs"
             );
         }
+    }
+
+    /// The fragment layout is serde_json's pretty one, two levels in, at any depth (deeper
+    /// than a line of spaces reaches) and for empty arrays and objects.
+    #[test]
+    fn fragments_are_pretty_json_two_levels_in() {
+        let mut v = serde_json::json!({"a": [1, {"b": []}, {}], "c": "x\ny", "d": null});
+        for depth in 0..40 {
+            v = serde_json::json!({"k": [v, depth], "e": {}});
+        }
+        let pretty = serde_json::to_string_pretty(&v).unwrap();
+        assert_eq!(
+            nested(&v),
+            format!("    {}", pretty.replace('\n', "\n    "))
+        );
+        assert_eq!(nested(&serde_json::json!([])), "    []");
     }
 
     /// Accepts `room` bytes, then fails as a closed pipe does.
