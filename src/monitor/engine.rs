@@ -38,8 +38,6 @@ struct Watches {
     failing: HashMap<Stream, String>,
     /// Streams answered with 403: their evidence is left out, with a note.
     forbidden: HashMap<Stream, String>,
-    /// A list ended since the allocator's free memory was last released.
-    list_ended: bool,
 }
 
 impl Watches {
@@ -131,15 +129,6 @@ pub async fn run(
         shared.ready.store(ready, Ordering::Relaxed);
         shared.metrics.ready.set(i64::from(ready));
         *lock(&shared.not_ready) = why;
-        // A (re)list is the peak of the monitor's memory: once it is applied and diagnosed,
-        // hand what it freed back (after readiness, so it never delays it). From then on big
-        // buffers (each /metrics body) are unmapped when freed; not before: during the first
-        // sync that costs ~10 % of the time to ready (every page body mapped afresh).
-        if w.list_ended && started && w.relisting.is_empty() {
-            w.list_ended = false;
-            super::trim::keep_big_blocks_out_of_the_heap();
-            super::trim::release_free_memory();
-        }
     }
 }
 
@@ -174,7 +163,6 @@ fn handle(
         Change::Synced => {
             touched.extend(store.relisted(s));
             w.synced.insert(s);
-            w.list_ended = true;
             w.relisting.remove(&s);
             if w.forbidden.remove(&s).is_some() {
                 set_evidence(&mut store, w);

@@ -12,7 +12,6 @@ pub mod packed;
 pub mod server;
 pub mod store;
 pub mod timers;
-pub mod trim;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
