@@ -35,6 +35,8 @@ pub struct Pager {
     cont: Option<String>,
     done: bool,
     ahead: Option<JoinHandle<Fetched>>,
+    /// Items per page ([`PAGE`] unless [`Pager::page`] says otherwise).
+    page: usize,
 }
 
 impl Drop for Pager {
@@ -55,7 +57,14 @@ impl Pager {
             cont: None,
             done: false,
             ahead: None,
+            page: PAGE,
         }
+    }
+
+    /// Ask for `items` per page instead of [`PAGE`].
+    pub fn page(mut self, items: usize) -> Self {
+        self.page = items;
+        self
     }
 
     /// Share `limit` with other pagers: each request and its body hold one permit.
@@ -80,7 +89,7 @@ impl Pager {
 
     fn fetch(&self) -> impl Future<Output = Fetched> + Send + 'static {
         let mut q = self.params.clone();
-        q.push(("limit", PAGE.to_string()));
+        q.push(("limit", self.page.to_string()));
         if let Some(c) = &self.cont {
             q.push(("continue", c.clone()));
         }
