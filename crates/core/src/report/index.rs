@@ -2,9 +2,13 @@
 //! ignores, their Pods, and the Events about any of them. Built once per snapshot so that a
 //! scan over thousands of CronJobs stays linear.
 
-use std::collections::HashMap;
+use std::collections::HashMap as StdHashMap;
 
 use crate::model::{CronJob, Event, Job, Pod, Snapshot};
+
+/// The index's maps hash with foldhash, seeded per process (keys are names from the cluster,
+/// so not predictable ones): SipHash, the standard one, was ~2 % of `scan -A`'s CPU here.
+type HashMap<K, V> = StdHashMap<K, V, foldhash::fast::RandomState>;
 
 /// Namespace as the API server would default it for a manifest without one.
 pub fn namespace_of(ns: &str) -> &str {
@@ -37,9 +41,9 @@ impl<'a> Index<'a> {
         pod_list: impl IntoIterator<Item = &'a Pod>,
         event_list: impl IntoIterator<Item = &'a Event>,
     ) -> Self {
-        let mut owned: HashMap<_, Vec<&Job>> = HashMap::new();
-        let mut manual: HashMap<_, Vec<&Job>> = HashMap::new();
-        let mut in_namespace: HashMap<_, Vec<&Job>> = HashMap::new();
+        let mut owned: HashMap<_, Vec<&Job>> = HashMap::default();
+        let mut manual: HashMap<_, Vec<&Job>> = HashMap::default();
+        let mut in_namespace: HashMap<_, Vec<&Job>> = HashMap::default();
         for j in job_list {
             let ns = namespace_of(&j.meta.namespace);
             in_namespace.entry(ns).or_default().push(j);
@@ -49,7 +53,7 @@ impl<'a> Index<'a> {
                 manual.entry((ns, o.name.as_str())).or_default().push(j);
             }
         }
-        let mut pods: HashMap<_, Vec<&Pod>> = HashMap::new();
+        let mut pods: HashMap<_, Vec<&Pod>> = HashMap::default();
         for p in pod_list {
             if let Some(job) = p.job_name() {
                 pods.entry((namespace_of(&p.meta.namespace), job))
@@ -57,7 +61,7 @@ impl<'a> Index<'a> {
                     .push(p);
             }
         }
-        let mut events: HashMap<_, Vec<&Event>> = HashMap::new();
+        let mut events: HashMap<_, Vec<&Event>> = HashMap::default();
         for e in event_list {
             let ns = if e.involved_object.namespace.is_empty() {
                 namespace_of(&e.meta.namespace)
