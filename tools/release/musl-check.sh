@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The static Linux build, as krew's archives and the monitor's image ship it: built for
-# <arch>-unknown-linux-musl (debug, so CI reuses nothing but stays quick), it must be static,
+# <arch>-unknown-linux-musl (debug, so that CI stays quick), it must be static,
 # allocate with mimalloc (src/allocator.rs: musl's own allocator made a large scan 3-4x slower),
 # and give the glibc build's answers byte for byte: `lint -o json` and `explain -o json` of
 # every example, `scan -A -o json` against a generated fake API server over TLS, and the
 # finding series `monitor` (the image's command) serves once ready.
 #
 # Usage: tools/release/musl-check.sh   (needs the target: `rustup target add`, and musl-gcc
-#        from Debian's musl-tools for the C parts; .ci/run installs both)
+#        from Debian's musl-tools for the C parts; .ci/run installs both). The glibc side is
+#        built with `cargo build`, or taken from $DOCTOR and $FAKE_APISERVER when set.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
