@@ -349,3 +349,43 @@ fn a_back_import_in_a_scratch_crate_is_a_cycle() {
         "{cyclic:?}"
     );
 }
+
+/// A fresh clone stands alone: no test or script reaches for the project's sibling `shared/`
+/// folder by path. What lives there (the real-world corpus) is named by an environment
+/// variable that `.ci/run` sets, and a test without it prints a skip line and passes.
+#[test]
+fn nothing_but_ci_reaches_outside_the_repository() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let needle = ["..", "/shared"].concat();
+    let mut files = Vec::new();
+    for dir in ["src", "tests", "crates", "tools", "fuzz", "benches"] {
+        collect(&root.join(dir), &mut files);
+    }
+    let offenders: Vec<String> = files
+        .iter()
+        .filter(|p| {
+            std::fs::read_to_string(p).is_ok_and(|t| t.contains(&needle))
+                && !p.ends_with("tests/architecture.rs")
+        })
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(files.len() > 100, "{} files read", files.len());
+    assert!(offenders.is_empty(), "{needle} named in {offenders:?}");
+
+    fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries {
+            let p = e.unwrap().path();
+            if p.is_dir() && !p.ends_with("target") {
+                collect(&p, out);
+            } else if p
+                .extension()
+                .is_some_and(|x| ["rs", "sh", "py", "toml"].iter().any(|k| x == *k))
+            {
+                out.push(p);
+            }
+        }
+    }
+}

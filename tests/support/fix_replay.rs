@@ -45,7 +45,8 @@ pub fn verify(file: &str, now: &str, kube_version: Option<&str>) -> usize {
     }
     let out = cmd.output().unwrap();
     let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{file}: {e}"));
-    let bytes = std::fs::read(format!("{root}/{file}")).unwrap();
+    // `file` is relative to the repository, or absolute (the corpus lives outside it).
+    let bytes = std::fs::read(std::path::Path::new(root).join(file)).unwrap();
     let (snapshot, _) = doctor::source::parse_bytes(file, &bytes).into_snapshot();
     let version: KubeVersion = kube_version
         .map(|v| v.parse().unwrap())
