@@ -29,6 +29,15 @@ pub fn run_from_env() -> std::process::ExitCode {
 }
 
 fn run() -> i32 {
+    // kube runs exec credential plugins through this binary (cluster::exec_plugin): that
+    // mode is not a command of the CLI, and takes its arguments as they are.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args
+        .get(1)
+        .is_some_and(|a| a == cluster::exec_plugin::GUARD_ARG)
+    {
+        return cluster::exec_plugin::run_guard(&args[2..]);
+    }
     let cli = match cli::Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

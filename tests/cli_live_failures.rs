@@ -457,3 +457,157 @@ fn credentials_in_the_server_url_are_never_printed() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// A kubeconfig whose one context `fake` reaches `live`'s server with credentials from the
+/// exec plugin `script` (a shell script written next to it); returns its path.
+fn exec_kubeconfig(live: &Live, script: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let plugin = live.dir.join("plugin.sh");
+    std::fs::write(&plugin, format!("#!/bin/sh\n{script}\n")).unwrap();
+    std::fs::set_permissions(&plugin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let kc = live.dir.join("exec-kubeconfig");
+    std::fs::write(
+        &kc,
+        format!(
+            "apiVersion: v1\nkind: Config\ncurrent-context: fake\nclusters:\n- name: fake\n  cluster:\n    server: {}\ncontexts:\n- name: fake\n  context:\n    cluster: fake\n    user: sso\n    namespace: ops\nusers:\n- name: sso\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: {}\n      args: [\"--cluster\", \"prod\"]\n      env:\n      - name: PLUGIN_SECRET\n        value: env-s3cr3t-value\n      interactiveMode: IfAvailable\n",
+            live.server.url(),
+            plugin.display()
+        ),
+    )
+    .unwrap();
+    kc
+}
+
+const TOKEN: &str = "s3cr3t-TOKEN-abc123";
+
+/// No piece of the token (nor of the plugin's secret environment) in what the tool printed.
+fn assert_no_secret(out: &Out) {
+    for part in [
+        "s3cr3t",
+        "TOKEN-abc",
+        "abc123",
+        "env-s3cr3t-value",
+        "Output {",
+    ] {
+        assert!(
+            !out.stdout.contains(part) && !out.stderr.contains(part),
+            "{part:?} printed:\n{}\n{}",
+            out.stdout,
+            out.stderr
+        );
+    }
+}
+
+#[test]
+fn an_exec_plugins_credential_is_used_and_its_output_never_printed() {
+    let live = forbid();
+    // A plugin that answers: the tool works with its token (the guard passed stdout on).
+    let kc = exec_kubeconfig(
+        &live,
+        &format!(
+            r#"printf '{{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{{"token":"{TOKEN}"}}}}'"#
+        ),
+    );
+    let mut c = doctor();
+    c.env("KUBECONFIG", &kc)
+        .args(["explain", "backup", "--now", NOW]);
+    let out = run(c);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        headline(&out.stdout).contains("Forbid is blocked"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        live.server
+            .requests()
+            .iter()
+            .all(|r| r.bearer_token() == Some(TOKEN))
+    );
+
+    // Cut mid-write, a proxy banner, and a failure that wrote its credential to stdout and a
+    // message with a terminal escape to stderr: none of stdout is printed, stderr is escaped.
+    let cut = format!(
+        r#"printf '{{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{{"token":"{TOKEN}",'"#
+    );
+    let banner = format!(r#"printf 'Proxy login {TOKEN}\n'"#);
+    let failed = format!(
+        r#"printf '{{"status":{{"token":"{TOKEN}"}}}}'; printf 'login expired \033[31mred\n' >&2; exit 3"#
+    );
+    for (script, says) in [
+        (&cut, "ends in the middle of a JSON document"),
+        (&banner, "is not JSON"),
+        (&failed, "failed with exit code 3"),
+    ] {
+        let kc = exec_kubeconfig(&live, script);
+        for args in [&["explain", "backup"][..], &["scan", "-A"]] {
+            let mut c = doctor();
+            c.env("KUBECONFIG", &kc).args(args).args(["--now", NOW]);
+            let out = run(c);
+            assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+            assert_no_secret(&out);
+            assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
+            assert!(
+                out.stderr.contains("plugin.sh --cluster prod`"),
+                "{}",
+                out.stderr
+            );
+            if script == &failed {
+                assert!(
+                    out.stderr.contains(r"login expired \e[31mred"),
+                    "{}",
+                    out.stderr
+                );
+                assert!(!out.stderr.contains('\u{1b}'), "{}", out.stderr);
+            } else {
+                assert!(out.stderr.contains("not shown"), "{}", out.stderr);
+            }
+        }
+    }
+}
+
+#[test]
+fn an_exec_plugin_that_never_answers_costs_the_context_timeout_and_is_named() {
+    let live = forbid();
+    let pid_file = live.dir.join("sleeper.pid");
+    // The plugin waits on a child of its own, as a login helper would: the whole process
+    // group goes at the deadline, not only the shell.
+    let kc = exec_kubeconfig(
+        &live,
+        &format!("sleep 600 & echo $! > {}; wait", pid_file.display()),
+    );
+    let mut c = doctor();
+    c.env("KUBECONFIG", &kc)
+        .args([
+            "scan",
+            "-A",
+            "--all-contexts",
+            "--context-timeout",
+            "3s",
+            "--now",
+            NOW,
+        ])
+        .timeout(Duration::from_secs(60));
+    let started = Instant::now();
+    let out = run(c);
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(30),
+        "took {took:?}: {}",
+        out.stderr
+    );
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr
+            .contains("plugin.sh --cluster prod` did not answer within 2."),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("run it by hand"), "{}", out.stderr);
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    let pid = pid.trim();
+    // Killed with its group (a zombie at most until init reaps it).
+    let alive =
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "));
+    assert!(!alive, "the plugin's child {pid} still runs");
+}

@@ -191,6 +191,10 @@ pub struct KubeArgs {
     /// seconds, or 0 for no limit. At most 24h.
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = ranges::request_timeout)]
     pub request_timeout: String,
+    /// When an exec credential plugin must have answered by (a fleet context's deadline);
+    /// None: `cluster::exec_plugin::DEFAULT_BOUND` from connecting. Not a flag.
+    #[arg(skip)]
+    pub exec_plugin_deadline: Option<std::time::Instant>,
 }
 
 /// Several clusters in one report (`scan`, `explain`): which contexts, and how long each may

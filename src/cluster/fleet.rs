@@ -41,9 +41,10 @@ pub fn contexts(kube: &KubeArgs, fleet: &FleetArgs) -> Result<Option<Vec<String>
 }
 
 /// The connection flags of one context of the fleet: everything as given, that context only.
-pub fn for_context(kube: &KubeArgs, name: &str) -> KubeArgs {
+pub fn for_context(kube: &KubeArgs, name: &str, deadline: Deadline) -> KubeArgs {
     KubeArgs {
         context: vec![name.to_string()],
+        exec_plugin_deadline: Some(deadline.at),
         ..kube.clone()
     }
 }

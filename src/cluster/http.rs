@@ -310,6 +310,15 @@ fn transport(e: kube::Error) -> Failure {
 /// `a: b: c` from an error and its sources, without repeating a message a wrapper already
 /// includes (kube's errors print their source inline).
 pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
+    // A credential error's text embeds what the exec plugin wrote, and every error around it
+    // repeats that text: the chain is said by the credential error alone, in safe words.
+    let mut link = Some(e);
+    while let Some(l) = link {
+        if let Some(auth) = l.downcast_ref::<kube::client::AuthError>() {
+            return super::exec_plugin::describe_auth_error(auth);
+        }
+        link = l.source();
+    }
     let mut out = e.to_string();
     let mut src = e.source();
     while let Some(s) = src {

@@ -5,6 +5,7 @@
 pub mod config;
 mod convert;
 pub mod diagnose;
+pub mod exec_plugin;
 pub mod fetch;
 mod filter;
 pub mod fleet;
@@ -45,8 +46,17 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, Error> {
 /// made.
 pub async fn connect(args: &KubeArgs, notices: bool) -> Result<Api, Error> {
     let timeout = config::parse_timeout(&args.request_timeout)?;
-    let (cfg, target) = config::load(args).await?;
+    let (mut cfg, target) = config::load(args).await?;
     check_token(&cfg, &target)?;
+    // The plugin's time counts inside a fleet context's deadline (at least a moment, so a
+    // context that has already run out still gets the plugin's own message).
+    let plugin_bound = args
+        .exec_plugin_deadline
+        .map_or(exec_plugin::DEFAULT_BOUND, |at| {
+            at.saturating_duration_since(std::time::Instant::now())
+                .max(std::time::Duration::from_millis(100))
+        });
+    exec_plugin::guard(&mut cfg, plugin_bound);
     let client = kube::Client::try_from(cfg).map_err(|e| {
         Error::Input(config::redact_userinfo(&format!(
             "cannot set up a client for {}: {}",

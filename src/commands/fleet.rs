@@ -145,7 +145,7 @@ fn scan_context(
 ) -> Result<ContextScan, Error> {
     let a = s.a;
     let deadline = Deadline::starting_now(a.fleet.context_timeout);
-    let kube = fleet::for_context(&a.kube, name);
+    let kube = fleet::for_context(&a.kube, name, deadline);
     // Retry notices would interleave between contexts without saying which: the final
     // error of a context says it all.
     let LiveStart {

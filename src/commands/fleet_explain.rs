@@ -222,7 +222,7 @@ fn read_context(
     flags: &LiveReplayFlags,
 ) -> Result<ContextResult, Error> {
     let deadline = Deadline::starting_now(a.fleet.context_timeout);
-    let kube = fleet::for_context(&a.kube, ctx);
+    let kube = fleet::for_context(&a.kube, ctx, deadline);
     let (ns, server_version, snapshot, clock) = rt.block_on(fleet::within(deadline, async {
         let LiveStart {
             api,
