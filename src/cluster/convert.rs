@@ -80,6 +80,8 @@ fn job_spec(s: wire::JobSpec) -> (JobSpec, bool) {
         suspend: s.suspend,
         has_pod_failure_policy: s.pod_failure_policy.is_some(),
         restart_policy: pod.restart_policy,
+        managed_by: s.managed_by,
+        completion_mode: s.completion_mode,
         containers: pod
             .containers
             .into_iter()
@@ -138,7 +140,14 @@ pub fn job(w: wire::Job) -> Job {
     let st = w.status;
     Job {
         meta: meta(w.metadata),
-        spec: JobSpec::default(),
+        spec: JobSpec {
+            parallelism: w.spec.parallelism,
+            completions: w.spec.completions,
+            suspend: w.spec.suspend,
+            managed_by: w.spec.managed_by,
+            completion_mode: w.spec.completion_mode,
+            ..JobSpec::default()
+        },
         status: JobStatus {
             start_time: st.start_time,
             completion_time: st.completion_time,
@@ -163,6 +172,10 @@ fn state(s: wire::StateWire) -> ContainerState {
         "running" => d.started_at,
         _ => None,
     };
+    let started_at = match name {
+        "terminated" | "running" => d.started_at,
+        _ => None,
+    };
     ContainerState {
         state: name.into(),
         reason: d.reason,
@@ -173,6 +186,7 @@ fn state(s: wire::StateWire) -> ContainerState {
             None
         },
         at,
+        started_at,
     }
 }
 

@@ -128,6 +128,8 @@ pub struct JobSpec {
     pub suspend: Option<bool>,
     pub pod_failure_policy: Option<IgnoredAny>,
     pub template: Option<PodTemplate>,
+    pub managed_by: Option<String>,
+    pub completion_mode: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -179,7 +181,20 @@ pub struct Job {
     #[serde(default)]
     pub metadata: Meta<NoKeys, JobAnnotations>,
     #[serde(default)]
+    pub spec: JobRunSpec,
+    #[serde(default)]
     pub status: JobStatus,
+}
+
+/// What a run's story reads of a Job's spec (never the pod template, which the scan skips).
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct JobRunSpec {
+    pub parallelism: Option<i64>,
+    pub completions: Option<i64>,
+    pub suspend: Option<bool>,
+    pub managed_by: Option<String>,
+    pub completion_mode: Option<String>,
 }
 
 #[derive(Deserialize, Default)]

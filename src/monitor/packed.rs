@@ -343,6 +343,8 @@ impl Pack for Job {
             suspend,
             has_pod_failure_policy,
             restart_policy,
+            managed_by,
+            completion_mode,
             containers,
         } = spec;
         for v in [
@@ -358,6 +360,8 @@ impl Pack for Job {
         w.opt_bool(*suspend);
         w.bool(*has_pod_failure_policy);
         w.opt_str(restart_policy.as_deref());
+        w.opt_str(managed_by.as_deref());
+        w.opt_str(completion_mode.as_deref());
         w.list(containers, |w, c| {
             let Container { name, image } = c;
             w.str(name);
@@ -392,6 +396,8 @@ impl Pack for Job {
                 suspend: r.opt_bool(),
                 has_pod_failure_policy: r.bool(),
                 restart_policy: r.opt_str(),
+                managed_by: r.opt_str(),
+                completion_mode: r.opt_str(),
                 containers: r.list(|r| Container {
                     name: r.str(),
                     image: r.str(),
@@ -417,12 +423,14 @@ fn pack_container_state(w: &mut Writer, s: &ContainerState) {
         message,
         exit_code,
         at,
+        started_at,
     } = s;
     w.str(state);
     w.str(reason);
     w.str(message);
     w.opt_int(*exit_code);
     w.time(*at);
+    w.time(*started_at);
 }
 
 fn unpack_container_state(r: &mut Reader) -> ContainerState {
@@ -432,6 +440,7 @@ fn unpack_container_state(r: &mut Reader) -> ContainerState {
         message: r.str(),
         exit_code: r.opt_int(),
         at: r.time(),
+        started_at: r.time(),
     }
 }
 

@@ -73,6 +73,8 @@ fn full_job() -> Job {
             suspend: Some(false),
             has_pod_failure_policy: true,
             restart_policy: Some("OnFailure".into()),
+            managed_by: Some("kueue.x-k8s.io/multikueue".into()),
+            completion_mode: Some("Indexed".into()),
             containers: vec![Container {
                 name: "main".into(),
                 image: "busybox:1.36".into(),
@@ -97,6 +99,7 @@ fn state(s: &str) -> ContainerState {
         message: "m".into(),
         exit_code: Some(137),
         at: t("2026-11-20T12:00:02Z"),
+        started_at: t("2026-11-20T11:52:02Z"),
     }
 }
 

@@ -12,6 +12,7 @@ pub mod render;
 pub mod replay;
 pub mod report;
 pub mod rules;
+pub mod runs;
 pub mod source;
 pub mod text;
 

@@ -226,6 +226,10 @@ pub struct JobSpec {
     pub has_pod_failure_policy: bool,
     /// `template.spec.restartPolicy` as written (None when absent).
     pub restart_policy: Option<String>,
+    /// `spec.managedBy`: another controller than the Job controller runs it (1.30+).
+    pub managed_by: Option<String>,
+    /// `spec.completionMode`: `Indexed` or `NonIndexed` (None when absent).
+    pub completion_mode: Option<String>,
     pub containers: Vec<Container>,
 }
 
@@ -342,7 +346,10 @@ pub struct ContainerState {
     pub reason: String,
     pub message: String,
     pub exit_code: Option<i64>,
+    /// `terminated.finishedAt` (else its `startedAt`), `running.startedAt`.
     pub at: Option<Timestamp>,
+    /// `running.startedAt` or `terminated.startedAt`: when this run of the container began.
+    pub started_at: Option<Timestamp>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

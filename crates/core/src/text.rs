@@ -85,6 +85,16 @@ pub fn human_duration(seconds: i64) -> String {
     if neg { format!("-{body}") } else { body }
 }
 
+/// `text` as the end of a sentence: a full stop added unless it already ends with one (a
+/// quoted scheduler or kubelet message often does).
+pub fn sentence(text: &str) -> String {
+    if text.ends_with(['.', '!', '?']) {
+        text.to_string()
+    } else {
+        format!("{text}.")
+    }
+}
+
 /// `2026-11-17 03:00 UTC` / `2021-11-07 01:30 EDT` (seconds shown only when not zero).
 pub fn show_time(t: Timestamp, tz: &TimeZone) -> String {
     let z = t.to_zoned(tz.clone());

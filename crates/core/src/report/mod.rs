@@ -468,7 +468,12 @@ fn headline(
         };
         return (head, status);
     }
-    if let Some(f) = findings.iter().find(|f| f.headline.is_some()) {
+    // A run stuck before starting is lost like an outage's runs: it leads the other findings.
+    if let Some(f) = findings
+        .iter()
+        .find(|f| f.slug == rules::run_not_started::RULE.slug)
+        .or_else(|| findings.iter().find(|f| f.headline.is_some()))
+    {
         return line(f.headline.clone().unwrap_or_default());
     }
     let next_text = match next.first() {

@@ -10,6 +10,7 @@ use crate::evidence::{JobState, failure_reason, job_duration, job_state, pod_pro
 use crate::model::{ConcurrencyPolicy, Job};
 use crate::replay::{ControllerVariant, Decision};
 use crate::rules::Context;
+use crate::text::human_duration;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -43,6 +44,15 @@ pub struct Slot {
     /// A Job made by hand (`kubectl create job --from`), not a scheduled slot.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub manual: bool,
+    /// A run's slot to its first container start, in seconds: `Some(None)` (null) when the
+    /// evidence does not show it (a pruned Pod, a run not started, a manual run); left out
+    /// for a slot without a run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_delay_seconds: Option<Option<i64>>,
+    /// A run's starts of its workload (retries, restarts, replaced Pods; per completion index
+    /// for indexed Jobs): null when unknown, left out for a slot without a run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<Option<u32>>,
 }
 
 /// The job name the controller gives slot `t` (v1 used unix seconds).
@@ -88,6 +98,59 @@ fn job_slot(ctx: &Context, t: Timestamp, j: &Job, manual: bool) -> Slot {
             note.push_str(&format!("pod {} {problem}", pod.meta.name));
         }
     }
+    let story = crate::runs::story(
+        j,
+        (!manual).then_some(t),
+        ctx.pods_of(&j.meta.name),
+        ctx.events,
+        ctx.evidence,
+    );
+    // How the run went where that matters: late (and which stage), more than one attempt.
+    let mut told = Vec::new();
+    if let Some((delay, stage)) = crate::rules::late_start::lateness(ctx, &story) {
+        told.push(match stage {
+            Some(s) => format!("late {}: {}", human_duration(delay), s.short()),
+            None => format!("late {}", human_duration(delay)),
+        });
+    }
+    if let Some(n) = story.attempt_count.filter(|&n| n > 1) {
+        let mut reasons: Vec<(String, usize)> = Vec::new();
+        for a in story.failed_attempts() {
+            let r = match &a.outcome {
+                crate::runs::Outcome::Failed { reason, exit_code } => {
+                    match (reason.as_str(), exit_code) {
+                        ("" | "Error", Some(c)) => format!("exit {c}"),
+                        ("", None) => "failed".into(),
+                        (r, _) => r.to_string(),
+                    }
+                }
+                crate::runs::Outcome::Disrupted { reason } => reason.clone(),
+                _ => "unrecorded".into(),
+            };
+            match reasons.iter_mut().find(|(x, _)| *x == r) {
+                Some((_, k)) => *k += 1,
+                None => reasons.push((r, 1)),
+            }
+        }
+        let why = reasons
+            .iter()
+            .map(|(r, k)| format!("{k} {r}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        told.push(if why.is_empty() {
+            format!("{n} attempts")
+        } else {
+            format!("{n} attempts ({why})")
+        });
+    }
+    if !told.is_empty() {
+        let told = told.join("; ");
+        note = if note.is_empty() {
+            told
+        } else {
+            format!("{told}; {note}")
+        };
+    }
     if manual {
         note = if note.is_empty() {
             "manual run".into()
@@ -102,6 +165,8 @@ fn job_slot(ctx: &Context, t: Timestamp, j: &Job, manual: bool) -> Slot {
         duration_seconds: job_duration(j, ctx.now),
         note,
         manual,
+        start_delay_seconds: Some(story.start_delay()),
+        attempts: Some(story.attempt_count),
     }
 }
 
@@ -117,6 +182,8 @@ fn empty_slot(ctx: &Context, t: Timestamp, due: Option<Timestamp>) -> Slot {
         duration_seconds: None,
         note,
         manual: false,
+        start_delay_seconds: None,
+        attempts: None,
     };
     if lst == Some(t) {
         let note = if ctx.evidence.jobs {
@@ -317,6 +384,8 @@ pub fn build(ctx: &Context, count: usize) -> Vec<Slot> {
             duration_seconds: None,
             note,
             manual: false,
+            start_delay_seconds: None,
+            attempts: None,
         });
     }
     out.sort_by_key(|s| s.time);

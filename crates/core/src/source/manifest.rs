@@ -780,6 +780,8 @@ impl<'d, 'a> Reader<'_, '_> {
                 .at(s, "podFailurePolicy", &p("podFailurePolicy"))
                 .is_some(),
             restart_policy: None,
+            managed_by: self.str_at(s, "managedBy", &p("managedBy")),
+            completion_mode: self.str_at(s, "completionMode", &p("completionMode")),
             containers: Vec::new(),
         };
         let tpl_path = p("template");
@@ -892,11 +894,15 @@ impl<'d, 'a> Reader<'_, '_> {
             match which {
                 "terminated" => {
                     out.exit_code = self.int_at(v, "exitCode", &format!("{p}.exitCode"));
+                    out.started_at = self.time_at(v, "startedAt", &format!("{p}.startedAt"));
                     out.at = self
                         .time_at(v, "finishedAt", &format!("{p}.finishedAt"))
-                        .or_else(|| self.time_at(v, "startedAt", &format!("{p}.startedAt")));
+                        .or(out.started_at);
                 }
-                "running" => out.at = self.time_at(v, "startedAt", &format!("{p}.startedAt")),
+                "running" => {
+                    out.started_at = self.time_at(v, "startedAt", &format!("{p}.startedAt"));
+                    out.at = out.started_at;
+                }
                 _ => {}
             }
             break;

@@ -243,3 +243,48 @@ pub fn suggested_active_deadline(ctx: &Context) -> Option<(i64, String)> {
         }
     })
 }
+
+/// The story of one of this CronJob's runs (`runs::story`), its slot as [`job_slot`] finds it.
+pub fn story(ctx: &Context, job: &Job) -> crate::runs::RunStory {
+    crate::runs::story(
+        job,
+        job_slot(ctx, job),
+        ctx.pods_of(&job.meta.name),
+        ctx.events,
+        ctx.evidence,
+    )
+}
+
+/// This CronJob's Jobs (owned, then manual) newest first, by slot, else creation time.
+pub fn runs_newest_first<'a>(ctx: &Context<'a>) -> Vec<&'a Job> {
+    let mut jobs: Vec<(&Job, Option<Timestamp>)> = ctx
+        .jobs
+        .iter()
+        .chain(ctx.manual_jobs)
+        .map(|j| (*j, job_slot(ctx, j).or(j.meta.creation_timestamp)))
+        .collect();
+    jobs.sort_by(|a, b| {
+        b.1.cmp(&a.1)
+            .then_with(|| b.0.meta.name.cmp(&a.0.meta.name))
+    });
+    jobs.into_iter().map(|(j, _)| j).collect()
+}
+
+/// A slot as the on-call engineer says it: `11:00` on the day of `now` (in the schedule's
+/// zone), else `2026-11-19 11:00`.
+pub fn slot_words(ctx: &Context, t: Timestamp) -> String {
+    let tz = ctx.schedule_zone();
+    let (at, today) = (t.to_zoned(tz.clone()), ctx.now.to_zoned(tz.clone()));
+    if at.date() == today.date() {
+        at.strftime("%H:%M").to_string()
+    } else {
+        at.strftime("%Y-%m-%d %H:%M").to_string()
+    }
+}
+
+/// A share of the schedule's typical interval, at least `floor` seconds: how late or how long
+/// stuck a run may be before it is worth saying (None: the schedule has no interval, and
+/// `floor` alone applies).
+pub fn threshold(ctx: &Context, floor: i64, percent: i64) -> i64 {
+    interval(ctx).map_or(floor, |c| floor.max(c.typical_seconds * percent / 100))
+}

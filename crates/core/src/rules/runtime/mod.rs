@@ -15,11 +15,14 @@ mod controller_warnings;
 mod deadline_missed;
 mod job_template_suspended;
 mod jobs_failing;
+pub mod late_start;
 mod manual_jobs_ignored;
 mod missed_slot_skipped;
 pub mod not_running;
 mod only_latest_missed_runs;
 mod overlapping_runs;
+mod ran_more_than_once;
+pub mod run_not_started;
 mod starting_deadline_too_small;
 mod too_many_missed;
 
@@ -40,4 +43,7 @@ pub static RULES: &[&Rule] = &[
     &manual_jobs_ignored::RULE,
     &controller_warnings::RULE,
     &not_running::RULE,
+    &run_not_started::RULE,
+    &late_start::RULE,
+    &ran_more_than_once::RULE,
 ];
