@@ -431,3 +431,77 @@ fn json_output_to_a_full_disk_is_an_error() {
         assert!(err.contains("cannot write the output"), "{cmd:?}: {err}");
     }
 }
+
+/// Every run entry of the timeline carries `startDelaySeconds` and `attempts`, with the values
+/// the examples' own timestamps give (worked out by hand from each file), null where the
+/// evidence is gone; and every key a timeline entry can carry is documented in docs/json.md.
+#[test]
+fn each_run_says_its_start_delay_and_attempts() {
+    let expect: &[(&str, &str, serde_json::Value, serde_json::Value)] = &[
+        // Its Pod has never started: no delay yet, no start (0), not "unknown".
+        (
+            "run-not-started-unschedulable",
+            "report-29919570",
+            serde_json::Value::Null,
+            0.into(),
+        ),
+        // Pruned Pod: neither is known.
+        (
+            "run-not-started-unschedulable",
+            "report-29919510",
+            serde_json::Value::Null,
+            serde_json::Value::Null,
+        ),
+        // 11:45:00 → first container start 11:56:03.
+        (
+            "late-start-image-pull",
+            "thumbnails-29919585",
+            663.into(),
+            1.into(),
+        ),
+        // 11:50:00 → 11:57:16.
+        (
+            "late-start-controller-lag",
+            "sync-29919590",
+            436.into(),
+            1.into(),
+        ),
+        // 02:00:00 → 02:00:04 (the first, OOMKilled attempt), then the retry.
+        (
+            "ran-twice-oomkilled-retry",
+            "invoices-29919000",
+            4.into(),
+            2.into(),
+        ),
+        // No Pods, status.failed 2: two failed starts are proven.
+        (
+            "jobs-failing-oomkilled",
+            "etl-29917560",
+            serde_json::Value::Null,
+            2.into(),
+        ),
+    ];
+    let docs = std::fs::read_to_string("docs/json.md").unwrap();
+    for (file, job, delay, attempts) in expect {
+        let path = format!("examples/{file}.yaml");
+        let (out, _, _) = run(&["explain", "-f", &path, "--now", NOW, "-o", "json"]);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let timeline = v["cronJobs"][0]["timeline"].as_array().unwrap();
+        let run = timeline
+            .iter()
+            .find(|s| s["job"] == *job)
+            .unwrap_or_else(|| panic!("{file}: no run {job}"));
+        assert_eq!(&run["startDelaySeconds"], delay, "{file} {job}");
+        assert_eq!(&run["attempts"], attempts, "{file} {job}");
+        for slot in timeline {
+            let has_run = slot.get("job").is_some();
+            assert_eq!(slot.get("attempts").is_some(), has_run, "{file}: {slot}");
+            for key in slot.as_object().unwrap().keys() {
+                assert!(
+                    docs.contains(&format!("`{key}`")) || docs.contains(&format!("\"{key}\"")),
+                    "docs/json.md does not name {key}"
+                );
+            }
+        }
+    }
+}

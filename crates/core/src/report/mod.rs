@@ -474,7 +474,19 @@ fn headline(
         .find(|f| f.slug == rules::run_not_started::RULE.slug)
         .or_else(|| findings.iter().find(|f| f.headline.is_some()))
     {
-        return line(f.headline.clone().unwrap_or_default());
+        let (head, rest) = line(f.headline.clone().unwrap_or_default());
+        // A run's story in a table cell is said short: "not started 30m: unschedulable".
+        let short = match f.slug {
+            s if s == rules::run_not_started::RULE.slug => {
+                rules::run_not_started::short_status(ctx)
+            }
+            s if s == rules::late_start::RULE.slug => rules::late_start::short_status(ctx),
+            s if s == rules::ran_more_than_once::RULE.slug => {
+                rules::ran_more_than_once::short_status(ctx)
+            }
+            _ => None,
+        };
+        return (head, short.unwrap_or(rest));
     }
     let next_text = match next.first() {
         Some(t) => format!(

@@ -100,14 +100,27 @@ pub fn lateness(
         .then(|| (delay, story.slowest_stage()))
 }
 
-fn check(ctx: &Context) -> Vec<Finding> {
-    // The newest scheduled run whose work has started (a run still stuck is run-not-started's).
-    let Some((job, s)) = runs_newest_first(ctx)
+/// The newest scheduled run whose work has started (a run still stuck is run-not-started's).
+fn newest_started<'a>(ctx: &Context<'a>) -> Option<(&'a crate::model::Job, crate::runs::RunStory)> {
+    runs_newest_first(ctx)
         .into_iter()
         .filter(|j| !j.is_manual())
         .map(|j| (j, story(ctx, j)))
         .find(|(_, s)| s.stages.started.is_some())
-    else {
+}
+
+/// A table cell's words: "late 11m3s: image pull".
+pub fn short_status(ctx: &Context) -> Option<String> {
+    let (_, s) = newest_started(ctx)?;
+    let (delay, stage) = lateness(ctx, &s)?;
+    Some(match stage {
+        Some(l) => format!("late {}: {}", human_duration(delay), l.short()),
+        None => format!("late {}", human_duration(delay)),
+    })
+}
+
+fn check(ctx: &Context) -> Vec<Finding> {
+    let Some((job, s)) = newest_started(ctx) else {
         return Vec::new();
     };
     if s.kind != RunKind::Scheduled {
@@ -133,9 +146,34 @@ fn check(ctx: &Context) -> Vec<Finding> {
             human_duration(delay),
             crate::text::sentence(&why)
         ),
-    );
+    )
+    .headline(format!(
+        "started its {at} run {} late: {why}",
+        human_duration(delay)
+    ));
     for line in stage_lines(ctx, &s) {
         f = f.evidence(line);
+    }
+    // A lagging controller shows on every run it created, Pods or not: the earlier Jobs'
+    // creation times against their slots.
+    if slowest
+        .as_ref()
+        .is_some_and(|l| l.stage == Stage::Controller)
+    {
+        for other in runs_newest_first(ctx)
+            .into_iter()
+            .filter(|j| !j.is_manual() && j.meta.name != job.meta.name)
+            .take(5)
+        {
+            let o = story(ctx, other);
+            if let (Some(slot), Some(created)) = (o.stages.slot, o.stages.job_created) {
+                f = f.evidence(format!(
+                    "the {} run's Job was created {} after its slot",
+                    slot_words(ctx, slot),
+                    human_duration((created - slot).get_seconds().max(0))
+                ));
+            }
+        }
     }
     if s.stages.pulled.is_none() && s.stages.scheduled.is_some() && !ctx.evidence.events {
         f = f.evidence("no Events in the input: the image pull is not told apart from the start");
@@ -170,7 +208,11 @@ mod tests {
             "The 11:00 run (Job report-29919540) started 7m16s after its slot: the controller created the Job 7m12s after its slot."
         );
         assert!(f[0].remediation.contains("kube-controller-manager"));
-        assert!(f[0].headline.is_none(), "a late run is not an outage");
+        assert_eq!(
+            r.cron_jobs[0].headline,
+            "report started its 11:00 run 7m16s late: the controller created the Job 7m12s after its slot"
+        );
+        assert_eq!(r.cron_jobs[0].status, "late 7m16s: controller");
     }
 
     #[test]

@@ -21,7 +21,7 @@ mod missed_slot_skipped;
 pub mod not_running;
 mod only_latest_missed_runs;
 mod overlapping_runs;
-mod ran_more_than_once;
+pub mod ran_more_than_once;
 pub mod run_not_started;
 mod starting_deadline_too_small;
 mod too_many_missed;

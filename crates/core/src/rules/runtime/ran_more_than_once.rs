@@ -122,13 +122,29 @@ fn attempts_text(attempts: &[Attempt], pruned: u32) -> String {
     parts.join(", ")
 }
 
-fn check(ctx: &Context) -> Vec<Finding> {
-    // The newest run whose attempts are known.
-    let Some((job, s)) = runs_newest_first(ctx)
+/// The newest run whose attempts are known.
+fn newest_counted<'a>(ctx: &Context<'a>) -> Option<(&'a crate::model::Job, crate::runs::RunStory)> {
+    runs_newest_first(ctx)
         .into_iter()
         .map(|j| (j, story(ctx, j)))
         .find(|(_, s)| s.attempt_count.is_some())
-    else {
+}
+
+/// A table cell's words: "2 attempts (first: OOMKilled after 8m)".
+pub fn short_status(ctx: &Context) -> Option<String> {
+    let (job, s) = newest_counted(ctx)?;
+    let n = s.attempt_count.filter(|&n| n > 1)?;
+    if job.is_failed() {
+        return None;
+    }
+    Some(match s.failed_attempts().next() {
+        Some(a) => format!("{n} attempts (first: {})", a.describe()),
+        None => format!("{n} attempts"),
+    })
+}
+
+fn check(ctx: &Context) -> Vec<Finding> {
+    let Some((job, s)) = newest_counted(ctx) else {
         return Vec::new();
     };
     let Some(count) = s.attempt_count.filter(|&n| n > 1) else {
@@ -151,6 +167,15 @@ fn check(ctx: &Context) -> Vec<Finding> {
         .iter()
         .filter_map(|a| Some((a.ended? - a.started?).get_seconds().max(0)))
         .sum();
+    let first_failure = failed.first().map_or_else(
+        || "its failures are no longer recorded".to_string(),
+        |a| format!("the first attempt {}", a.describe()),
+    );
+    let times = if count == 2 {
+        "twice".to_string()
+    } else {
+        format!("{count} times")
+    };
     let mut f = Finding::new(
         &RULE,
         format!(
@@ -163,6 +188,13 @@ fn check(ctx: &Context) -> Vec<Finding> {
             }
         ),
     );
+    f = f.headline(match s.stages.slot.filter(|_| !job.is_manual()) {
+        Some(t) => format!(
+            "ran its {} run {times}: {first_failure}",
+            slot_words(ctx, t)
+        ),
+        None => format!("ran Job {} {times}: {first_failure}", job.meta.name),
+    });
     for a in &s.attempts {
         let when = match (a.started, a.ended) {
             (Some(st), Some(e)) => format!("{} – {}", ctx.show_time(st), ctx.show_time(e)),
@@ -204,6 +236,14 @@ mod tests {
             "The 02:00 run (Job billing-29919000) succeeded after 2 attempts: the first OOMKilled after 8m, the second succeeded. The work of every failed attempt ran too (8m of it)."
         );
         assert!(f[0].remediation.contains("raise the memory limit"));
+        assert_eq!(
+            r.cron_jobs[0].headline,
+            "billing ran its 02:00 run twice: the first attempt OOMKilled after 8m"
+        );
+        assert_eq!(
+            r.cron_jobs[0].status,
+            "2 attempts (first: OOMKilled after 8m)"
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use super::common::{runs_newest_first, slot_words, story, threshold};
 use crate::rules::{Context, Finding, Phase, Rule, Severity};
-use crate::runs::{RunKind, Stuck};
+use crate::runs::{RunKind, RunStory, Stuck};
 use crate::text::{human_duration, shell_command};
 
 /// Stuck this long (at least) before it is said: scheduling and a cold image pull take a
@@ -83,30 +83,48 @@ status:
     check,
 };
 
-fn check(ctx: &Context) -> Vec<Finding> {
+/// The most recent due run when it is stuck past the threshold: its Job, story, slot and how
+/// long it has waited.
+fn stuck_run<'a>(
+    ctx: &Context<'a>,
+) -> Option<(&'a crate::model::Job, RunStory, jiff::Timestamp, i64)> {
     // The newest run the schedule made (manual runs are not a slot's run).
-    let Some(job) = runs_newest_first(ctx).into_iter().find(|j| !j.is_manual()) else {
-        return Vec::new();
-    };
+    let job = runs_newest_first(ctx)
+        .into_iter()
+        .find(|j| !j.is_manual())?;
     let s = story(ctx, job);
-    let (Some(stuck), Some(slot)) = (&s.stuck, s.stages.slot) else {
-        return Vec::new();
-    };
-    if s.kind != RunKind::Scheduled {
-        return Vec::new();
+    let slot = s.stages.slot?;
+    if s.stuck.is_none() || s.kind != RunKind::Scheduled {
+        return None;
     }
     // The most recent due run: no later slot has come due (then Forbid, or the missed slots,
     // are the story, and other rules tell it).
     if let Some(eff) = ctx.replay.effective()
         && eff.next_after(slot).is_some_and(|n| n <= ctx.now)
     {
-        return Vec::new();
+        return None;
     }
     let waited = (ctx.now - slot).get_seconds();
-    let limit = threshold(ctx, FLOOR_SECONDS, PERCENT_OF_INTERVAL);
-    if waited <= limit {
+    (waited > threshold(ctx, FLOOR_SECONDS, PERCENT_OF_INTERVAL)).then_some((job, s, slot, waited))
+}
+
+/// A table cell's words: "not started 30m: unschedulable".
+pub fn short_status(ctx: &Context) -> Option<String> {
+    let (_, s, _, waited) = stuck_run(ctx)?;
+    Some(format!(
+        "not started {}: {}",
+        human_duration(waited),
+        s.stuck.as_ref()?.short()
+    ))
+}
+
+fn check(ctx: &Context) -> Vec<Finding> {
+    let Some((job, s, slot, waited)) = stuck_run(ctx) else {
         return Vec::new();
-    }
+    };
+    let Some(stuck) = &s.stuck else {
+        return Vec::new();
+    };
     let at = slot_words(ctx, slot);
     let cause = stuck.describe();
     let mut f = Finding::new(
@@ -277,6 +295,7 @@ mod tests {
             "{}",
             f[0].remediation
         );
+        assert_eq!(r.cron_jobs[0].status, "not started 30m: unschedulable");
     }
 
     #[test]
