@@ -129,7 +129,7 @@ _kubectl__cronjob_doctor() {
             return 0
             ;;
         kubectl__subcmd__cronjob_doctor__subcmd__explain)
-            opts="-f -n -o -h -V --file --namespace --output --timeline --max-input-size --now --controller-time-zone --kube-version --color --kubeconfig --context --cluster --user --request-timeout --all-contexts --context-timeout --help --version"
+            opts="-f -n -o -h -V --file --namespace --output --timeline --slot --max-input-size --now --controller-time-zone --kube-version --color --kubeconfig --context --cluster --user --request-timeout --all-contexts --context-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -160,6 +160,10 @@ _kubectl__cronjob_doctor() {
                     return 0
                     ;;
                 --timeline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --slot)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

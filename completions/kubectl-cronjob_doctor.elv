@@ -44,6 +44,7 @@ set edit:completion:arg-completer[kubectl-cronjob_doctor] = {|@words|
             cand -o 'Output format'
             cand --output 'Output format'
             cand --timeline 'How many past slots the timeline shows: 0 (no timeline) to 1000'
+            cand --slot 'Answer for one run only: what happened to the run of this slot (never due and why, late and which stage, several attempts, failed, running, not started). An instant (2026-11-20T11:00:00Z; without an offset, UTC) or a time of day (11:00: its most recent occurrence in the schedule''s zone). Exit code 1 when that run did not run well'
             cand --max-input-size 'The largest file (or stdin) read with -f: bytes, or with Ki/Mi/Gi (or K/M/G), from 1Ki to 64Gi. A larger input is an error instead of an out-of-memory kill'
             cand --now 'Evaluate at this instant instead of now: RFC 3339 (e.g. 2026-11-20T12:00:00Z), or `dump` to judge -f input as of its newest timestamp (when the dump was taken). Default: from a cluster, the API server''s clock; from files, the wall clock (a note says when the input''s newest timestamp is over an hour older: an old dump wants `dump`)'
             cand --controller-time-zone 'The controller''s local time zone, used for schedules without spec.timeZone (kube-controller-manager''s TZ; containerised control planes use UTC)'

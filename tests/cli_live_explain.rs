@@ -377,3 +377,56 @@ fn invalid_names_and_namespaces_are_refused_before_any_request() {
     }
     assert!(live.lines().is_empty(), "{:#?}", live.lines());
 }
+
+/// `explain NAME --slot TIME` from the cluster answers as it does from the example's file,
+/// at the server's clock (no --now: the fake server's clock stands at the examples' instant).
+#[test]
+fn one_slot_from_the_cluster_is_the_slot_from_the_file() {
+    for (file, ns, name, slot, ok) in [
+        (
+            "run-not-started-unschedulable.yaml",
+            "analytics",
+            "report",
+            "11:30",
+            false,
+        ),
+        (
+            "ran-twice-oomkilled-retry.yaml",
+            "billing",
+            "charges",
+            "02:00",
+            true,
+        ),
+        (
+            "forbid-blocked-by-hung-job.yaml",
+            "ops",
+            "backup",
+            "2026-11-20T03:00:00Z",
+            false,
+        ),
+    ] {
+        let path = example(file);
+        let live = Live::files(std::slice::from_ref(&path), None);
+        let (v, out) = json({
+            let mut c = live.cmd();
+            c.args(["explain", name, "-n", ns, "--slot", slot]);
+            c
+        });
+        assert_eq!(out.code, if ok { 0 } else { 1 }, "{file}: {}", out.stderr);
+        let (mut offline, _) = json({
+            let mut c = doctor();
+            c.args([
+                "explain", name, "-n", ns, "--now", NOW, "--slot", slot, "-f",
+            ])
+            .arg(&path);
+            c
+        });
+        // The example files hold no Events; the cluster's (empty) Event list is evidence.
+        offline["details"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|d| !d.as_str().unwrap().starts_with("Events were not read"));
+        assert_eq!(v, offline, "{file}");
+        assert_eq!(v["ok"], ok, "{file}");
+    }
+}

@@ -469,7 +469,7 @@ fn each_run_says_its_start_delay_and_attempts() {
         // 02:00:00 → 02:00:04 (the first, OOMKilled attempt), then the retry.
         (
             "ran-twice-oomkilled-retry",
-            "invoices-29919000",
+            "charges-29919000",
             4.into(),
             2.into(),
         ),
@@ -504,4 +504,97 @@ fn each_run_says_its_start_delay_and_attempts() {
             }
         }
     }
+}
+
+/// `explain --slot` on every example: the most recent past slot of its timeline (11:00 where
+/// it has none: suspended, never applied, a schedule that cannot run), as text in one
+/// snapshot; the exit code is 1 exactly when the JSON says the run did not run well.
+#[test]
+fn explain_slot_answers_for_every_example() {
+    let mut files: Vec<_> = std::fs::read_dir("examples")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let mut all = String::new();
+    for f in &files {
+        let f = f.to_str().unwrap();
+        let (js, _, _) = run(&["explain", "-f", f, "--now", NOW, "-o", "json"]);
+        let v: serde_json::Value = serde_json::from_str(&js).unwrap();
+        let slot = v["cronJobs"][0]["timeline"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .rev()
+            .find(|s| s["status"] != "next" && s["manual"].is_null())
+            .map_or("11:00".to_string(), |s| {
+                s["time"].as_str().unwrap().to_string()
+            });
+        let (text, err, code) = run(&["explain", "-f", f, "--now", NOW, "--slot", &slot]);
+        assert!(err.is_empty(), "{f}: {err}");
+        let (js, _, jcode) = run(&[
+            "explain", "-f", f, "--now", NOW, "--slot", &slot, "-o", "json",
+        ]);
+        let v: serde_json::Value = serde_json::from_str(&js).unwrap();
+        let ok = v["ok"].as_bool().unwrap();
+        assert_eq!(code, if ok { 0 } else { 1 }, "{f}");
+        assert_eq!(jcode, code, "{f}");
+        all.push_str(&format!("$ explain -f {f} --slot {slot}\n{text}\n"));
+    }
+    insta::assert_snapshot!("explain_slot_every_example", all);
+}
+
+#[test]
+fn explain_slot_tells_one_runs_story_and_refuses_what_it_cannot_answer() {
+    let json = |file: &str, slot: &str| -> serde_json::Value {
+        let (out, _, _) = run(&[
+            "explain", "-f", file, "--now", NOW, "--slot", slot, "-o", "json",
+        ]);
+        serde_json::from_str(&out).unwrap()
+    };
+    let v = json("examples/ran-twice-oomkilled-retry.yaml", "02:00");
+    assert_eq!(v["attempts"], 2);
+    assert_eq!(v["startDelaySeconds"], 4);
+    assert_eq!(
+        v["answer"],
+        "the 2026-11-20 02:00 UTC run succeeded on its second attempt (the first OOMKilled after 8m)"
+    );
+    // The same slot as an instant; without an offset it is UTC.
+    assert_eq!(
+        json(
+            "examples/ran-twice-oomkilled-retry.yaml",
+            "2026-11-20T02:00"
+        )["answer"],
+        v["answer"]
+    );
+    let v = json("examples/forbid-blocked-by-hung-job.yaml", "03:00");
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["status"], "skipped");
+    assert!(
+        v["answer"]
+            .as_str()
+            .unwrap()
+            .contains("JobAlreadyActive (Forbid"),
+        "{v}"
+    );
+    // Not a slot of the schedule: the slots around it.
+    let v = json("examples/late-start-image-pull.yaml", "11:00");
+    assert_eq!(v["isSlot"], false);
+    assert_eq!(
+        v["answer"],
+        "no run is scheduled at 2026-11-20 11:00 UTC: the one before was 2026-11-20 10:45 UTC; the next was 2026-11-20 11:45 UTC"
+    );
+    for (args, says) in [
+        (vec!["--slot", "eleven"], "is not a time"),
+        (vec!["--slot", "11:00", "-o", "sarif"], "-o text or -o json"),
+    ] {
+        let mut all = vec!["explain", "-f", "examples/healthy.yaml", "--now", NOW];
+        all.extend(args);
+        let (_, err, code) = run(&all);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+    let (_, err, code) = run(&["explain", "-f", "examples", "--now", NOW, "--slot", "11:00"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--slot answers for one CronJob"), "{err}");
 }

@@ -150,6 +150,12 @@ pub struct ExplainArgs {
     /// How many past slots the timeline shows: 0 (no timeline) to 1000.
     #[arg(long, default_value_t = 8, value_name = "N", value_parser = ranges::timeline(), allow_negative_numbers = true)]
     pub timeline: usize,
+    /// Answer for one run only: what happened to the run of this slot (never due and why,
+    /// late and which stage, several attempts, failed, running, not started). An instant
+    /// (2026-11-20T11:00:00Z; without an offset, UTC) or a time of day (11:00: its most
+    /// recent occurrence in the schedule's zone). Exit code 1 when that run did not run well.
+    #[arg(long, value_name = "TIME")]
+    pub slot: Option<String>,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]

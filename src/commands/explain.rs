@@ -12,7 +12,18 @@ use crate::error::exit;
 use crate::term::{delivered, emit, use_color, width};
 
 pub fn run(a: &ExplainArgs) -> Result<i32, Error> {
+    // Checked before anything is read: a typo never waits on the network.
+    let slot = a
+        .slot
+        .as_deref()
+        .map(|s| report::slot::SlotQuery::parse(s).map_err(|e| Error::Usage(format!("--slot {e}"))))
+        .transpose()?;
     if let Some(contexts) = cluster::fleet::contexts(&a.kube, &a.fleet)? {
+        if slot.is_some() {
+            return Err(Error::Usage(
+                "--slot answers for one run of one CronJob: give one context".into(),
+            ));
+        }
         if !a.files.is_empty() {
             return Err(Error::Usage(
                 "-f reads files and --all-contexts or several --context flags read clusters: give one or the other".into(),
@@ -24,6 +35,9 @@ pub fn run(a: &ExplainArgs) -> Result<i32, Error> {
             ));
         };
         return super::fleet_explain::run(a, name, &contexts);
+    }
+    if let Some(query) = slot {
+        return one_slot(a, query);
     }
     if !a.files.is_empty() && a.output == ReportFormat::Json {
         return offline_json(a);
@@ -156,8 +170,35 @@ fn offline_text(a: &ExplainArgs) -> Result<i32, Error> {
     })
 }
 
+/// One CronJob and its evidence as read from the cluster, with the instant, version and
+/// controller zone to replay them at.
+struct LiveRead {
+    snapshot: doctor::model::Snapshot,
+    now: jiff::Timestamp,
+    version: doctor::replay::KubeVersion,
+    zone: jiff::tz::TimeZone,
+}
+
+impl LiveRead {
+    fn options<'a>(&'a self, a: &'a ExplainArgs) -> Options<'a> {
+        Options {
+            now: self.now,
+            controller_zone_name: &a.replay.controller_time_zone,
+            controller_zone: &self.zone,
+            version: self.version,
+            timeline: a.timeline,
+        }
+    }
+}
+
 /// Read one CronJob and its evidence from the cluster and build its report.
 fn live(a: &ExplainArgs) -> Result<Report, Error> {
+    let read = live_read(a)?;
+    Ok(report::build(&read.snapshot, Vec::new(), &read.options(a)))
+}
+
+/// Read one CronJob and its evidence from the cluster.
+fn live_read(a: &ExplainArgs) -> Result<LiveRead, Error> {
     let Some(name) = a.name.as_deref() else {
         return Err(Error::Usage(
             "explain needs the NAME of a CronJob to read from the cluster (or -f PATH to read files)".into(),
@@ -214,12 +255,75 @@ fn live(a: &ExplainArgs) -> Result<Report, Error> {
     let mut snapshot = snapshot;
     let (version, now, notes) = flags.settle(server_version, now);
     snapshot.notes.extend(notes);
-    let opts = Options {
+    Ok(LiveRead {
+        snapshot,
         now,
-        controller_zone_name: &a.replay.controller_time_zone,
-        controller_zone: &flags.zone,
         version,
-        timeline: a.timeline,
+        zone: flags.zone,
+    })
+}
+
+/// `explain NAME --slot TIME`: the one run of that slot, from the cluster or files.
+fn one_slot(a: &ExplainArgs, query: report::slot::SlotQuery) -> Result<i32, Error> {
+    if a.output == ReportFormat::Sarif {
+        return Err(Error::Usage(
+            "--slot answers for one run: -o text or -o json (SARIF reports findings)".into(),
+        ));
+    }
+    let (prepared, read);
+    let (snapshot, opts, notes) = if a.files.is_empty() {
+        read = live_read(a)?;
+        (&read.snapshot, read.options(a), read.snapshot.notes.clone())
+    } else {
+        crate::input::set_max_input_size(a.input.max_input_size);
+        prepared = prepare(
+            &a.files,
+            a.name.as_deref(),
+            a.namespace.as_deref(),
+            &a.replay,
+            a.timeline,
+        )?;
+        (
+            &prepared.snapshot,
+            prepared.options(),
+            prepared.header.notes.clone(),
+        )
     };
-    Ok(report::build(&snapshot, Vec::new(), &opts))
+    let cron_job = match snapshot.cron_jobs.as_slice() {
+        [one] => one,
+        [] => return Err(Error::Usage("--slot: no CronJob in the input".into())),
+        many => {
+            return Err(Error::Usage(format!(
+                "--slot answers for one CronJob; the input has {}: name one (explain NAME -f …)",
+                many.len()
+            )));
+        }
+    };
+    let mut answer = report::slot::answer(snapshot, cron_job, &opts, query);
+    match a.output {
+        ReportFormat::Json => {
+            let text = serde_json::to_string_pretty(&answer)
+                .map_err(|e| Error::System(format!("cannot write JSON: {e}")))?;
+            emit(&format!("{text}\n"));
+        }
+        _ => {
+            let o = explain::TextOptions {
+                style: Style {
+                    color: use_color(a.replay.color),
+                },
+                width: width(),
+            };
+            // Strings from the input (a scheduler's message, names), control characters shown.
+            let notes: Vec<String> = notes
+                .iter()
+                .map(|n| visible::text(n).into_owned())
+                .collect();
+            answer.answer = visible::one_line(&answer.answer).into_owned();
+            for d in &mut answer.details {
+                *d = visible::one_line(d).into_owned();
+            }
+            emit(&doctor::render::slot::render(&answer, &notes, o));
+        }
+    }
+    Ok(if answer.ok { exit::OK } else { exit::FINDINGS })
 }

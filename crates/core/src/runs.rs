@@ -205,6 +205,8 @@ pub struct RunStory {
     pub attempt_count: Option<u32>,
     /// Failed Pods the Job counted (`status.failed`) that are no longer in the snapshot.
     pub pruned_failures: u32,
+    /// The Job's Pods in the snapshot.
+    pub pods: usize,
     /// Set while no container of the run has started and the Job is not finished.
     pub stuck: Option<Stuck>,
     /// A delay came out negative (clocks of different machines) and was taken as zero.
@@ -309,6 +311,48 @@ impl RunStory {
     /// Failed starts (retried Pods, restarts in place, lost Pods), oldest first.
     pub fn failed_attempts(&self) -> impl Iterator<Item = &Attempt> {
         self.attempts.iter().filter(|a| a.failed())
+    }
+
+    /// The stages the evidence shows, one line each ("slot …", "Job x created …", "image
+    /// pulled … – … (10m58s)"), times as `show` writes them.
+    pub fn stage_lines(&self, show: impl Fn(Timestamp) -> String) -> Vec<String> {
+        let st = &self.stages;
+        let mut out = Vec::new();
+        if let Some(slot) = st.slot {
+            out.push(format!("slot {}", show(slot)));
+        }
+        if let Some(c) = st.job_created {
+            out.push(format!("Job {} created {}", self.job, show(c)));
+        }
+        match (st.first_pod_created, self.pods) {
+            (Some(p), _) => out.push(format!("first pod created {}", show(p))),
+            (None, 0) => out.push("no pod of the Job in the input".into()),
+            (None, n) => out.push(format!(
+                "{n} pod{} of the Job in the input, with no creationTimestamp",
+                if n == 1 { "" } else { "s" }
+            )),
+        }
+        if let Some(x) = st.scheduled {
+            out.push(format!("scheduled {}", show(x)));
+        }
+        if let (Some(a), Some(b)) = (st.pull_started, st.pulled) {
+            out.push(format!(
+                "image pulled {} – {} ({})",
+                show(a),
+                show(b),
+                human_duration((b - a).get_seconds().max(0))
+            ));
+        }
+        if let Some(x) = st.started {
+            out.push(format!("work started {}", show(x)));
+        }
+        if let Some(x) = st.finished {
+            out.push(format!("finished {}", show(x)));
+        }
+        if self.clamped {
+            out.push("a stage ended before it began by these clocks (node and API server disagree): taken as 0s".into());
+        }
+        out
     }
 
     /// Whether some unit of work started more than once.
@@ -476,6 +520,7 @@ pub fn story<'a>(
         attempts,
         attempt_count,
         pruned_failures,
+        pods: pods.len(),
         stuck,
         clamped,
         unknown,

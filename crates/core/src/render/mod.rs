@@ -8,5 +8,6 @@ pub mod json;
 pub mod lint;
 pub mod next;
 pub mod sarif;
+pub mod slot;
 pub mod style;
 pub mod wrap;

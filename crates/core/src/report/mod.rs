@@ -6,6 +6,7 @@ pub mod fix;
 pub mod fix_edits;
 pub mod index;
 pub mod merge_patch;
+pub mod slot;
 pub mod stream;
 pub mod timeline;
 pub mod visible;

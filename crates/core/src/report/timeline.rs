@@ -65,7 +65,9 @@ fn job_name_for(ctx: &Context, t: Timestamp) -> String {
     format!("{}-{n}", ctx.name())
 }
 
-fn find_job<'a>(ctx: &Context<'a>, t: Timestamp) -> Option<&'a Job> {
+/// The owned Job the controller created for slot `t` (by name, or the scheduled-timestamp
+/// annotation).
+pub(crate) fn find_job<'a>(ctx: &Context<'a>, t: Timestamp) -> Option<&'a Job> {
     let name = job_name_for(ctx, t);
     ctx.jobs.iter().copied().find(|j| {
         j.meta.name == name
@@ -107,6 +109,12 @@ fn job_slot(ctx: &Context, t: Timestamp, j: &Job, manual: bool) -> Slot {
     );
     // How the run went where that matters: late (and which stage), more than one attempt.
     let mut told = Vec::new();
+    // Runs whose start someone else decides are said so, and never called late.
+    match &story.kind {
+        crate::runs::RunKind::Suspended => told.push("Job suspended (spec.suspend)".to_string()),
+        crate::runs::RunKind::ManagedElsewhere(by) => told.push(format!("Job managed by {by}")),
+        _ => {}
+    }
     if let Some((delay, stage)) = crate::rules::late_start::lateness(ctx, &story) {
         told.push(match stage {
             Some(s) => format!("late {}: {}", human_duration(delay), s.short()),

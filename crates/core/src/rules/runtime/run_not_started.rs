@@ -177,39 +177,9 @@ fn check(ctx: &Context) -> Vec<Finding> {
     ]
 }
 
-/// The stages the evidence shows, one line each.
-pub(super) fn stage_lines(ctx: &Context, s: &crate::runs::RunStory) -> Vec<String> {
-    let st = &s.stages;
-    let mut out = Vec::new();
-    let t = |x: jiff::Timestamp| ctx.show_time(x);
-    if let Some(slot) = st.slot {
-        out.push(format!("slot {}", t(slot)));
-    }
-    if let Some(c) = st.job_created {
-        out.push(format!("Job {} created {}", s.job, t(c)));
-    }
-    match st.first_pod_created {
-        Some(p) => out.push(format!("first pod created {}", t(p))),
-        None => out.push("no pod of the Job in the input".into()),
-    }
-    if let Some(x) = st.scheduled {
-        out.push(format!("scheduled {}", t(x)));
-    }
-    if let (Some(a), Some(b)) = (st.pull_started, st.pulled) {
-        out.push(format!(
-            "image pulled {} – {} ({})",
-            t(a),
-            t(b),
-            human_duration((b - a).get_seconds().max(0))
-        ));
-    }
-    if let Some(x) = st.started {
-        out.push(format!("work started {}", t(x)));
-    }
-    if s.clamped {
-        out.push("a stage ended before it began by these clocks (node and API server disagree): taken as 0s".into());
-    }
-    out
+/// The stages the evidence shows, one line each, in the schedule's zone.
+pub(super) fn stage_lines(ctx: &Context, s: &RunStory) -> Vec<String> {
+    s.stage_lines(|t| ctx.show_time(t))
 }
 
 /// The full message behind a shortened cause.
