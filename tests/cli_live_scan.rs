@@ -465,3 +465,51 @@ fn an_expired_continue_token_restarts_the_list_once() {
         out.stderr
     );
 }
+
+/// A controller that creates Jobs late is late for every CronJob: the scan says so once, as
+/// one cause, next to each CronJob's own late-start finding; a run late for its own reasons
+/// (an image pull) is not counted in it.
+#[test]
+fn a_lagging_controller_is_one_cause_said_once() {
+    let lag = std::fs::read_to_string(example("late-start-controller-lag.yaml")).unwrap();
+    let pull = std::fs::read_to_string(example("late-start-image-pull.yaml")).unwrap();
+    let text = format!("{lag}\n---\n{}\n---\n{pull}", lag.replace("sync", "sync-b"));
+    let live = Live::yaml(&text, None);
+    let note = "note: the controller created the newest Job of 2 CronJobs minutes after their slots (crm/sync 7m12s, crm/sync-b 7m12s): one cause, kube-controller-manager";
+    let out = scan(&live, &["-A"]);
+    assert_eq!(out.stdout.matches(note).count(), 1, "{}", out.stdout);
+    assert_eq!(
+        out.stdout.matches("late-start").count(),
+        3,
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("late 11m3s: image pull"),
+        "{}",
+        out.stdout
+    );
+    let (v, _) = json({
+        let mut c = live.cmd();
+        c.args(["scan", "-A"]);
+        c
+    });
+    let notes: Vec<&str> = v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        notes
+            .iter()
+            .filter(|n| n.starts_with(&note["note: ".len()..]))
+            .count(),
+        1,
+        "{notes:?}"
+    );
+    // One lagging CronJob is that CronJob's finding alone.
+    let live = Live::yaml(&format!("{lag}\n---\n{pull}"), None);
+    let out = scan(&live, &["-A"]);
+    assert!(!out.stdout.contains("one cause"), "{}", out.stdout);
+}

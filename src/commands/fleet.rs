@@ -190,7 +190,14 @@ fn scan_context(
                 }))
             }
         });
-        Diagnosed { health, out }
+        let controller_lag = r
+            .controller_lag_seconds
+            .map(|s| (format!("{}/{}", r.namespace, r.name), s));
+        Diagnosed {
+            health,
+            out,
+            controller_lag,
+        }
     };
     // The contexts share the machine: each gets a share of the cores for its diagnosis.
     let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
@@ -210,6 +217,12 @@ fn scan_context(
     });
     let mut notes = outcome?;
     notes.extend(notes_after);
+    // Each cluster has its own controller: its lag is said per context.
+    let lagging: Vec<(String, i64)> = diagnosed
+        .iter()
+        .filter_map(|d| d.controller_lag.clone())
+        .collect();
+    notes.extend(doctor::rules::late_start::lagging_controller_note(&lagging));
     Ok(ContextScan {
         summary: ContextSummary {
             context: name.to_string(),

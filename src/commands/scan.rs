@@ -26,6 +26,9 @@ use crate::term::{emit, use_color};
 pub(super) struct Diagnosed {
     pub(super) health: Health,
     pub(super) out: Option<Out>,
+    /// `namespace/name` and how late the controller created its newest Job, when that made
+    /// the run late: several make one note ([`late_start::lagging_controller_note`]).
+    pub(super) controller_lag: Option<(String, i64)>,
 }
 
 pub(super) enum Out {
@@ -100,7 +103,14 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
                 Out::Row(Box::new(Row::new(cj, &r, wide)))
             }
         });
-        Diagnosed { health, out }
+        let controller_lag = r
+            .controller_lag_seconds
+            .map(|s| (format!("{}/{}", r.namespace, r.name), s));
+        Diagnosed {
+            health,
+            out,
+            controller_lag,
+        }
     };
     let threads = std::thread::available_parallelism().map_or(1, |p| p.get());
     // The JSON report is written while the scan goes on: each CronJob's fragment as soon as it
@@ -109,6 +119,7 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
     // `cronJobs` (schema, now, version, zone) are known already; the notes, which come
     // after, are written at the end. The table is sorted worst first, so its rows are kept.
     let mut healths: Vec<Health> = Vec::new();
+    let mut lagging: Vec<(String, i64)> = Vec::new();
     let mut rows: Vec<Row> = Vec::new();
     let mut streamed = json.then(|| {
         let head = doctor::render::json::render(&diagnose::frame(Vec::new(), &opts));
@@ -120,6 +131,7 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
     let outcome = {
         let mut each = |d: Diagnosed| {
             healths.push(d.health);
+            lagging.extend(d.controller_lag);
             match d.out {
                 Some(Out::Json(j)) => {
                     if let Some(s) = streamed.as_mut() {
@@ -152,6 +164,7 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
     // CronJobs.
     let mut notes = outcome.map_err(|(what, e)| Error::Api(cluster::failure(&api, &what, &e)))?;
     notes.extend(notes_after);
+    notes.extend(doctor::rules::late_start::lagging_controller_note(&lagging));
 
     let scanned = healths.len();
     let attention = healths.iter().filter(|h| **h != Health::Ok).count();

@@ -114,6 +114,10 @@ pub struct CronJobReport {
     pub fix: fix::FixPlan,
     #[serde(skip)]
     pub zone: TimeZone,
+    /// How late the controller created the newest run's Job, when that is what made the run
+    /// late (`late-start`): a scan says once that one controller is late for many CronJobs.
+    #[serde(skip)]
+    pub controller_lag_seconds: Option<i64>,
 }
 
 impl Report {
@@ -392,6 +396,11 @@ fn build_one(
         _ => Health::Ok,
     };
     let (headline, status) = headline(&ctx, &findings, &next, health);
+    let controller_lag_seconds = findings
+        .iter()
+        .any(|f| f.slug == rules::late_start::RULE.slug)
+        .then(|| rules::late_start::controller_lag(&ctx))
+        .flatten();
     CronJobReport {
         namespace: ns.clone(),
         name: cj.meta.name.clone(),
@@ -425,6 +434,7 @@ fn build_one(
         replay: g.rep,
         fix,
         zone,
+        controller_lag_seconds,
     }
 }
 

@@ -109,6 +109,42 @@ fn newest_started<'a>(ctx: &Context<'a>) -> Option<(&'a crate::model::Job, crate
         .find(|(_, s)| s.stages.started.is_some())
 }
 
+/// How long after its slot the controller created the newest started run's Job, when the
+/// run is late and that is the stage that took the most time.
+pub fn controller_lag(ctx: &Context) -> Option<i64> {
+    let (_, s) = newest_started(ctx)?;
+    let (_, stage) = lateness(ctx, &s)?;
+    stage
+        .filter(|l| l.stage == Stage::Controller)
+        .map(|l| l.seconds)
+}
+
+/// A scan's one word on a lagging controller: when it created the newest Job of several
+/// CronJobs late (`lagging`: `namespace/name` and the lag), that is one cause — the
+/// controller — not one finding per CronJob with no link between them.
+pub fn lagging_controller_note(lagging: &[(String, i64)]) -> Option<String> {
+    if lagging.len() < 2 {
+        return None;
+    }
+    let mut sorted = lagging.to_vec();
+    sorted.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let shown: Vec<String> = sorted
+        .iter()
+        .take(5)
+        .map(|(n, s)| format!("{n} {}", human_duration(*s)))
+        .collect();
+    let more = if sorted.len() > 5 {
+        format!(", and {} more", sorted.len() - 5)
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "the controller created the newest Job of {} CronJobs minutes after their slots ({}{more}): one cause, kube-controller-manager — overloaded, throttled or not leading (its CPU, leader election, --concurrent-cron-job-syncs)",
+        sorted.len(),
+        shown.join(", ")
+    ))
+}
+
 /// A table cell's words: "late 11m3s: image pull".
 pub fn short_status(ctx: &Context) -> Option<String> {
     let (_, s) = newest_started(ctx)?;
@@ -301,6 +337,18 @@ lastTimestamp: "2026-11-20T11:11:01Z"
             f[0].evidence.iter().any(|e| e.contains("clocks")),
             "{:?}",
             f[0].evidence
+        );
+    }
+
+    #[test]
+    fn several_lagging_cronjobs_are_one_note_worst_first() {
+        use super::lagging_controller_note;
+        assert_eq!(lagging_controller_note(&[("a/x".into(), 400)]), None);
+        let many: Vec<(String, i64)> = (0..7).map(|i| (format!("ns/cj{i}"), 300 + i)).collect();
+        let note = lagging_controller_note(&many).unwrap();
+        assert!(
+            note.starts_with("the controller created the newest Job of 7 CronJobs minutes after their slots (ns/cj6 5m6s, ns/cj5 5m5s, ns/cj4 5m4s, ns/cj3 5m3s, ns/cj2 5m2s, and 2 more): one cause"),
+            "{note}"
         );
     }
 }
