@@ -803,3 +803,219 @@ fn first_sentence(m: &str) -> String {
     let cut: String = line.chars().take(157).collect();
     format!("{cut}…")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Condition, ContainerState, Evidence, ObjectMeta, OwnerReference};
+
+    const ALL: Evidence = Evidence {
+        jobs: true,
+        pods: true,
+        events: true,
+    };
+
+    fn t(s: &str) -> Option<Timestamp> {
+        Some(s.parse().unwrap())
+    }
+
+    fn job(name: &str, created: &str) -> Job {
+        let mut j = Job::default();
+        j.meta.name = name.into();
+        j.meta.uid = "j1".into();
+        j.meta.creation_timestamp = t(created);
+        j
+    }
+
+    fn pod(name: &str, created: &str, owner_uid: &str) -> Pod {
+        Pod {
+            meta: ObjectMeta {
+                name: name.into(),
+                creation_timestamp: t(created),
+                owner_references: vec![OwnerReference {
+                    api_version: "batch/v1".into(),
+                    kind: "Job".into(),
+                    name: "j".into(),
+                    uid: owner_uid.into(),
+                    controller: true,
+                }],
+                ..Default::default()
+            },
+            ..Default::default()
+        }
+    }
+
+    fn container(state: ContainerState, last: ContainerState, restarts: i64) -> ContainerStatus {
+        ContainerStatus {
+            name: "c".into(),
+            image: "c:1".into(),
+            restart_count: restarts,
+            state,
+            last_state: last,
+            ..Default::default()
+        }
+    }
+
+    fn terminated(reason: &str, code: i64, from: &str, to: &str) -> ContainerState {
+        ContainerState {
+            state: "terminated".into(),
+            reason: reason.into(),
+            exit_code: Some(code),
+            started_at: t(from),
+            at: t(to),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_start_before_the_pod_by_the_nodes_clock_is_clamped_and_said() {
+        let j = job("j", "2026-11-20T11:00:05Z");
+        let mut p = pod("p", "2026-11-20T11:00:06Z", "j1");
+        p.conditions.push(Condition {
+            type_: "PodScheduled".into(),
+            status: "True".into(),
+            reason: String::new(),
+            message: String::new(),
+            last_transition_time: t("2026-11-20T11:00:06Z"),
+        });
+        p.container_statuses.push(container(
+            ContainerState {
+                state: "running".into(),
+                started_at: t("2026-11-20T11:00:02Z"),
+                at: t("2026-11-20T11:00:02Z"),
+                ..Default::default()
+            },
+            ContainerState::default(),
+            0,
+        ));
+        let s = story(&j, t("2026-11-20T11:00:00Z"), [&p], &[], ALL);
+        assert!(s.clamped);
+        assert_eq!(s.start_delay(), Some(2));
+        assert!(s.stage_delays().iter().all(|d| d.seconds >= 0));
+        assert_eq!(s.attempt_count, Some(1));
+    }
+
+    #[test]
+    fn an_evicted_pod_and_its_replacement_are_two_attempts() {
+        let mut j = job("j", "2026-11-20T02:00:00Z");
+        j.status.failed = 1;
+        j.status.succeeded = 1;
+        j.status.conditions.push(Condition {
+            type_: "Complete".into(),
+            status: "True".into(),
+            reason: String::new(),
+            message: String::new(),
+            last_transition_time: t("2026-11-20T02:30:00Z"),
+        });
+        let mut lost = pod("a", "2026-11-20T02:00:01Z", "j1");
+        lost.phase = "Failed".into();
+        lost.conditions.push(Condition {
+            type_: "DisruptionTarget".into(),
+            status: "True".into(),
+            reason: "DeletionByTaintManager".into(),
+            message: String::new(),
+            last_transition_time: t("2026-11-20T02:10:00Z"),
+        });
+        lost.container_statuses.push(container(
+            terminated("Error", 137, "2026-11-20T02:00:03Z", "2026-11-20T02:10:00Z"),
+            ContainerState::default(),
+            0,
+        ));
+        let mut again = pod("b", "2026-11-20T02:10:02Z", "j1");
+        again.phase = "Succeeded".into();
+        again.container_statuses.push(container(
+            terminated("Completed", 0, "2026-11-20T02:10:05Z", "2026-11-20T02:29:00Z"),
+            ContainerState::default(),
+            0,
+        ));
+        let s = story(&j, t("2026-11-20T02:00:00Z"), [&again, &lost], &[], ALL);
+        assert_eq!(s.attempt_count, Some(2));
+        assert_eq!(s.pruned_failures, 0);
+        assert_eq!(
+            s.attempts[0].describe(),
+            "its pod was lost (DeletionByTaintManager) after 9m57s"
+        );
+        assert_eq!(s.attempts[1].outcome, Outcome::Succeeded);
+    }
+
+    #[test]
+    fn restarts_in_place_keep_the_last_reason_and_count_the_rest() {
+        let j = job("j", "2026-11-20T02:00:00Z");
+        let mut p = pod("p", "2026-11-20T02:00:01Z", "j1");
+        p.container_statuses.push(container(
+            ContainerState {
+                state: "running".into(),
+                started_at: t("2026-11-20T02:09:00Z"),
+                ..Default::default()
+            },
+            terminated("OOMKilled", 137, "2026-11-20T02:05:00Z", "2026-11-20T02:08:00Z"),
+            3,
+        ));
+        let s = story(&j, t("2026-11-20T02:00:00Z"), [&p], &[], ALL);
+        assert_eq!(s.attempt_count, Some(4));
+        let kinds: Vec<(bool, String)> = s
+            .attempts
+            .iter()
+            .map(|a| (a.in_place, a.describe()))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (false, "restarted (reason no longer recorded)".to_string()),
+                (true, "restarted (reason no longer recorded)".to_string()),
+                (true, "OOMKilled after 3m".to_string()),
+                (true, "still running".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_pod_of_another_job_with_the_same_name_is_not_an_attempt() {
+        let j = job("j", "2026-11-20T02:00:00Z");
+        let mut other = pod("p", "2026-11-19T02:00:01Z", "old-uid");
+        other.phase = "Failed".into();
+        other.container_statuses.push(container(
+            terminated("Error", 1, "2026-11-19T02:00:03Z", "2026-11-19T02:01:00Z"),
+            ContainerState::default(),
+            0,
+        ));
+        let s = story(&j, t("2026-11-20T02:00:00Z"), [&other], &[], ALL);
+        assert!(s.attempts.is_empty());
+        assert_eq!(s.pods, 0);
+        assert_eq!(s.attempt_count, None);
+        assert_eq!(s.stuck, Some(Stuck::NoPods));
+    }
+
+    #[test]
+    fn a_non_indexed_job_of_several_completions_counts_failed_starts_not_pods() {
+        let mut j = job("j", "2026-11-20T02:00:00Z");
+        j.spec.completions = Some(3);
+        let ok = |n: &str| {
+            let mut p = pod(n, "2026-11-20T02:00:01Z", "j1");
+            p.phase = "Succeeded".into();
+            p.container_statuses.push(container(
+                terminated("Completed", 0, "2026-11-20T02:00:03Z", "2026-11-20T02:01:00Z"),
+                ContainerState::default(),
+                0,
+            ));
+            p
+        };
+        let (a, b, c) = (ok("a"), ok("b"), ok("c"));
+        let s = story(&j, t("2026-11-20T02:00:00Z"), [&a, &b, &c], &[], ALL);
+        assert_eq!(s.attempt_count, Some(1));
+        let mut failed = ok("d");
+        failed.phase = "Failed".into();
+        failed.container_statuses[0].state = terminated("Error", 2, "2026-11-20T02:00:03Z", "2026-11-20T02:00:30Z");
+        let s = story(&j, t("2026-11-20T02:00:00Z"), [&a, &b, &c, &failed], &[], ALL);
+        assert_eq!(s.attempt_count, Some(2));
+    }
+
+    #[test]
+    fn refusals_are_named_by_what_refused() {
+        assert_eq!(refusal_cause("pods \"x\" is forbidden: exceeded quota: compute"), "quota");
+        assert_eq!(refusal_cause("admission webhook \"policy.example\" denied the request: no"), "admission webhook");
+        assert_eq!(refusal_cause("pods \"x\" is forbidden: violates PodSecurity \"restricted:latest\": privileged"), "PodSecurity");
+        assert_eq!(refusal_cause("error looking up service account ops/runner: serviceaccount \"runner\" not found"), "service account");
+        assert_eq!(refusal_cause("something else"), "refused");
+    }
+}
