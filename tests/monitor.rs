@@ -581,3 +581,71 @@ fn with_listen_status_lines_are_printed_only_when_o_is_given() {
     stdout.read_to_string(&mut out).unwrap();
     assert_eq!(out, "");
 }
+
+/// `/metrics` lines (whole lines) that start with `prefix`.
+fn lines_with<'a>(metrics: &'a str, prefix: &str) -> Vec<&'a str> {
+    metrics.lines().filter(|l| l.starts_with(prefix)).collect()
+}
+
+#[test]
+fn a_stuck_run_is_a_finding_and_the_last_runs_numbers_follow_the_watch() {
+    // At the server's frozen clock (12:00): `report`'s 11:30 Pod has been Unschedulable for
+    // 30 minutes; `retried`'s 11:50 run started 40 s after its slot and is on its second Pod.
+    let file = fixture("last-runs.yaml");
+    let live = Live::files(std::slice::from_ref(&file), Some("ops"));
+    let m = synced_and_ready(&live);
+    let (_, metrics) = m.get("/metrics").unwrap();
+    let delay = "cronjob_doctor_last_run_start_delay_seconds{";
+    let attempts = "cronjob_doctor_last_run_attempts{";
+    let stuck = r#"cronjob_doctor_finding{namespace="ops",cronjob="report",rule="run-not-started",severity="error"} 1"#;
+    assert!(metrics.lines().any(|l| l == stuck), "{metrics}");
+    // Not started: no delay (not a 0), and no start yet.
+    assert_eq!(
+        lines_with(&metrics, delay),
+        [r#"cronjob_doctor_last_run_start_delay_seconds{namespace="ops",cronjob="retried"} 40"#],
+        "{metrics}"
+    );
+    assert_eq!(
+        lines_with(&metrics, attempts),
+        [
+            r#"cronjob_doctor_last_run_attempts{namespace="ops",cronjob="report"} 0"#,
+            r#"cronjob_doctor_last_run_attempts{namespace="ops",cronjob="retried"} 2"#,
+        ],
+        "{metrics}"
+    );
+
+    // The Pod is scheduled at last and its container starts at 11:59: the finding goes and
+    // the delay (29m from the 11:30 slot) comes, through the Pods' watch.
+    let mut pod = load_files(&[file])
+        .into_iter()
+        .find(|o| o["metadata"]["name"] == "report-29919570-abcde")
+        .unwrap();
+    pod["status"] = serde_json::json!({
+        "phase": "Running",
+        "conditions": [{"type": "PodScheduled", "status": "True", "lastTransitionTime": "2026-11-20T11:58:50Z"}],
+        "containerStatuses": [{"name": "c", "image": "registry.example/report:1", "ready": true,
+            "restartCount": 0, "state": {"running": {"startedAt": "2026-11-20T11:59:00Z"}}}]
+    });
+    live.server.put_object(pod).unwrap();
+    let started =
+        r#"cronjob_doctor_last_run_start_delay_seconds{namespace="ops",cronjob="report"} 1740"#;
+    let (_, metrics) = m.wait_for("/metrics", Duration::from_secs(10), |_, b| {
+        b.lines().any(|l| l == started)
+    });
+    assert!(!metrics.contains(r#"rule="run-not-started""#), "{metrics}");
+    assert!(
+        metrics
+            .lines()
+            .any(|l| l == r#"cronjob_doctor_last_run_attempts{namespace="ops",cronjob="report"} 1"#),
+        "{metrics}"
+    );
+
+    // A deleted CronJob takes its last-run series with it.
+    assert!(live.server.delete_object("CronJob", "ops", "retried"));
+    let (_, metrics) = m.wait_for("/metrics", Duration::from_secs(10), |_, b| {
+        !b.contains(r#"cronjob="retried""#)
+    });
+    assert_eq!(lines_with(&metrics, delay), [started], "{metrics}");
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+}

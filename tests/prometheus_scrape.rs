@@ -1,10 +1,12 @@
 //! A real Prometheus scrapes `monitor`, loads the shipped alert rules and evaluates them:
 //! the fake API server serves a Forbid CronJob blocked by a hung Job (an error with missed
-//! runs, at the server's frozen clock) next to a healthy one, the built binary monitors it,
-//! and Debian's `prometheus` scrapes it every second. Through Prometheus's HTTP API: the
-//! target is up, every rule group is loaded and evaluates without error, the missed runs
-//! are queryable with the monitor's value, and the missed-runs and error alerts are active
-//! for the blocked CronJob only (their `for:` makes them pending first; pending is enough).
+//! runs, at the server's frozen clock), a CronJob whose last run is stuck (its Pod
+//! Unschedulable for 30 minutes), one whose last run was retried, and a healthy one; the
+//! built binary monitors them, and Debian's `prometheus` scrapes it every second. Through
+//! Prometheus's HTTP API: the target is up, every rule group is loaded and evaluates without
+//! error, the missed runs are queryable with the monitor's value, and the missed-runs, error
+//! and run-not-started alerts are active for the blocked and the stuck CronJobs only (their
+//! `for:` makes them pending first; pending is enough).
 //!
 //! Runs when `prometheus` and `promtool` are on PATH (`.ci/run` installs them); otherwise
 //! it prints a skip line and passes. Every wait is a poll with a deadline; both processes
@@ -17,7 +19,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use cli_live_common::{Live, example, root};
+use cli_live_common::{Live, example, fixture, root};
 use monitor_common::{Process, Scratch, free_port, poll, start_monitor};
 use serde_json::Value;
 
@@ -153,11 +155,13 @@ fn prometheus_scrapes_the_monitor_and_the_shipped_rules_evaluate() {
     let scratch = Scratch::new("prometheus");
     // At the server's frozen clock (2026-11-20T12:00:00Z) `backup` last ran on the 17th at
     // 03:00 and its Job hangs: Forbid skipped the 18th, 19th and 20th — three missed runs,
-    // an error. `invoices` is healthy: no alert may name it.
+    // an error. `report`'s 11:30 run has not started (run-not-started, an error). `retried`
+    // ran twice (a warning) and `invoices` is healthy: no alert may name them.
     let live = Live::files(
         &[
             example("forbid-blocked-by-hung-job.yaml"),
             example("healthy.yaml"),
+            fixture("last-runs.yaml"),
         ],
         Some("ops"),
     );
@@ -170,6 +174,10 @@ fn prometheus_scrapes_the_monitor_and_the_shipped_rules_evaluate() {
         r#"cronjob_doctor_missed_runs{namespace="ops",cronjob="backup"}"#,
     );
     assert_eq!(backup_missed, "3", "{metrics}");
+    let stuck = r#"cronjob_doctor_finding{namespace="ops",cronjob="report",rule="run-not-started",severity="error"}"#;
+    assert_eq!(sample(&metrics, stuck), "1");
+    let attempts = r#"cronjob_doctor_last_run_attempts{namespace="ops",cronjob="report"}"#;
+    assert_eq!(sample(&metrics, attempts), "0");
     let prometheus = start_prometheus(&scratch.0, &monitor.addr);
     let fail = |why: String| format!("{why}\nprometheus log:\n{}", prometheus.log_tail());
 
@@ -225,9 +233,10 @@ fn prometheus_scrapes_the_monitor_and_the_shipped_rules_evaluate() {
         },
     );
 
-    // The alerts: missed runs (for: 1m) and error (for: 5m) are active for `backup` —
-    // pending this early — and nothing else is: not the healthy CronJob, not the monitor
-    // itself (it is up and ready). Until Prometheus's first scrape lands, `up` is absent,
+    // The alerts: missed runs (for: 1m) and error (for: 5m) are active for `backup`, and
+    // run-not-started (for: 1m) and error for `report` — pending this early — and nothing
+    // else is: not the retried or the healthy CronJob, not the monitor itself (it is up and
+    // ready). Until Prometheus's first scrape lands, `up` is absent,
     // so the monitor-down rule is rightly pending for the evaluations before it; each rule
     // group evaluates on its own, so one read of /api/v1/alerts can hold the backup alerts
     // of a group that evaluated after that scrape next to the monitor-down alert of a group
@@ -236,24 +245,30 @@ fn prometheus_scrapes_the_monitor_and_the_shipped_rules_evaluate() {
     let active = poll("the alerts are active", Duration::from_secs(20), || {
         let data = api(&prometheus, "/api/v1/alerts")?;
         let active = data["alerts"].as_array().cloned().unwrap_or_default();
-        let is = |name: &str| {
+        let is = |name: &str, cron_job: &str| {
             active.iter().any(|a| {
                 a["labels"]["alertname"] == name
-                    && a["labels"]["cronjob"] == "backup"
+                    && a["labels"]["cronjob"] == cron_job
                     && (a["state"] == "pending" || a["state"] == "firing")
             })
         };
-        if is("CronJobDoctorMissedRuns") && is("CronJobDoctorCronJobError") && active.len() == 2 {
+        if is("CronJobDoctorMissedRuns", "backup")
+            && is("CronJobDoctorCronJobError", "backup")
+            && is("CronJobDoctorRunNotStarted", "report")
+            && is("CronJobDoctorCronJobError", "report")
+            && active.len() == 4
+        {
             Ok(active)
         } else {
             Err(fail(format!("{data}")))
         }
     });
     for a in &active {
-        assert_eq!(
-            a["annotations"]["runbook"], "kubectl cronjob-doctor explain backup -n ops",
-            "{a}"
+        let runbook = format!(
+            "kubectl cronjob-doctor explain {} -n ops",
+            a["labels"]["cronjob"].as_str().unwrap()
         );
+        assert_eq!(a["annotations"]["runbook"], runbook.as_str(), "{a}");
     }
     let missed = active
         .iter()
@@ -262,6 +277,17 @@ fn prometheus_scrapes_the_monitor_and_the_shipped_rules_evaluate() {
     assert_eq!(
         missed["annotations"]["summary"],
         "CronJob ops/backup missed 3 scheduled run(s)"
+    );
+    // The stuck run's alert names its cause: the finding's rule.
+    let not_started = active
+        .iter()
+        .find(|a| a["labels"]["alertname"] == "CronJobDoctorRunNotStarted")
+        .unwrap();
+    assert_eq!(not_started["labels"]["rule"], "run-not-started");
+    assert_eq!(not_started["labels"]["severity"], "critical");
+    assert_eq!(
+        not_started["annotations"]["summary"],
+        "CronJob ops/report: its latest run has not started"
     );
 
     // Every group of the rule file is loaded, and every rule evaluates without an error —

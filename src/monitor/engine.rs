@@ -222,7 +222,7 @@ fn diagnose(shared: &Shared, timers: &mut Timers, keys: BTreeSet<Key>, output: O
         controller_zone_name: &st.controller_zone_name,
         controller_zone: &st.controller_zone,
         version: shared.version(),
-        // The timeline is not part of any finding or series: not built here.
+        // Not read: `evaluate` builds the few slots the last run's series need.
         timeline: 0,
     };
     let store = lock(&shared.store);

@@ -6,11 +6,20 @@
 use std::collections::HashSet;
 
 use doctor::model::{Job, Snapshot};
-use doctor::report::{self, CronJobReport, Health, Options};
+use doctor::report::{self, CronJobReport, Health, Options, Slot};
 use jiff::Timestamp;
 
 /// Missed slots counted at most (the series says "this many or more").
 const MISSED_CAP: usize = 10_000;
+
+/// The timeline slots each diagnosis builds, for the last run's series. The last run is the
+/// most recent due slot's (the one `run-not-started` and `late-start` judge); the slot before
+/// it covers the time between a slot coming due and its Job appearing (the controller's sync,
+/// or a slot the controller missed, which `missed_runs` tells), so the previous run's numbers
+/// do not vanish then. Older runs, behind more missed or skipped slots, are no longer "the
+/// last run" worth alerting on. Two slots keep the cost to at most two run stories per
+/// diagnosis (scan's default timeline builds eight).
+pub const LAST_RUN_SLOTS: usize = 2;
 
 /// The scheduled-time annotation the controller sets on the Jobs it creates (1.28+).
 const SCHEDULED_ANNOTATION: &str = "batch.kubernetes.io/cronjob-scheduled-timestamp";
@@ -25,6 +34,13 @@ pub struct Summary {
     pub last_schedule: Option<Timestamp>,
     pub last_success: Option<Timestamp>,
     pub missed_runs: usize,
+    /// The last scheduled run's slot to its first container start, in seconds; None when
+    /// there is no such run among [`LAST_RUN_SLOTS`] or it is unknown (not started, its Pod
+    /// pruned).
+    pub last_run_start_delay: Option<i64>,
+    /// Times the last scheduled run's workload started; None when there is no such run or it
+    /// is unknown.
+    pub last_run_attempts: Option<u32>,
     /// The next slot's due time plus the grace: a run that never happens produces no cluster
     /// event, so this is when the monitor looks again on its own.
     pub recheck_at: Option<Timestamp>,
@@ -42,9 +58,20 @@ pub fn health_str(h: Health) -> &'static str {
 /// Without the fix plan: no series or status line shows it (`/report` builds its own
 /// reports, plans included), and verifying a plan re-runs the rules on patched copies (at
 /// 10,000 CronJobs leaving it out took the first sync's CPU from 5.15 s to 4.45–4.87 s).
+/// `opts.timeline` is not used: the summary needs [`LAST_RUN_SLOTS`], whoever calls.
 pub fn evaluate(snapshot: &Snapshot, opts: &Options, grace_secs: i64) -> Option<Summary> {
-    let r = report::cron_job_reports_without_fix(snapshot, opts).next()?;
+    let opts = Options {
+        timeline: LAST_RUN_SLOTS,
+        ..*opts
+    };
+    let r = report::cron_job_reports_without_fix(snapshot, &opts).next()?;
     Some(summarize(&r, snapshot, opts.now, grace_secs))
+}
+
+/// The newest slot of the timeline with a run the schedule made (a manual run has no slot to
+/// be late for, and is not the schedule's last run).
+fn last_run(timeline: &[Slot]) -> Option<&Slot> {
+    timeline.iter().rev().find(|s| s.job.is_some() && !s.manual)
 }
 
 fn summarize(r: &CronJobReport, s: &Snapshot, now: Timestamp, grace: i64) -> Summary {
@@ -78,6 +105,7 @@ fn summarize(r: &CronJobReport, s: &Snapshot, now: Timestamp, grace: i64) -> Sum
         .filter_map(|j| j.status.completion_time)
         .chain(cj.status.last_successful_time)
         .max();
+    let last_run = last_run(&r.timeline);
     Summary {
         health: r.health,
         headline: r.headline.clone(),
@@ -90,6 +118,8 @@ fn summarize(r: &CronJobReport, s: &Snapshot, now: Timestamp, grace: i64) -> Sum
         last_schedule: cj.status.last_schedule_time,
         last_success,
         missed_runs,
+        last_run_start_delay: last_run.and_then(|s| s.start_delay_seconds.flatten()),
+        last_run_attempts: last_run.and_then(|s| s.attempts.flatten()),
         recheck_at,
     }
 }

@@ -47,12 +47,17 @@ fn snapshot(cj: CronJob, jobs: Vec<Job>) -> Snapshot {
 }
 
 fn run(s: &Snapshot, grace: i64) -> Summary {
+    run_at(s, grace, NOW)
+}
+
+fn run_at(s: &Snapshot, grace: i64, now: &str) -> Summary {
     let zone = TimeZone::UTC;
     let opts = Options {
-        now: ts(NOW),
+        now: ts(now),
         controller_zone_name: "UTC",
         controller_zone: &zone,
         version: KubeVersion::NEWEST,
+        // No timeline asked for: `evaluate` builds the slots the last run needs itself.
         timeline: 0,
     };
     evaluate(s, &opts, grace).unwrap()
@@ -157,4 +162,104 @@ fn the_scheduled_timestamp_annotation_in_the_cron_jobs_zone_names_its_slot() {
         "2026-11-20T06:45:00-05:00".into(),
     );
     assert_eq!(run(&snapshot(cj, vec![j]), 120).missed_runs, 2);
+}
+
+/// The snapshot of a manifest (the rules' examples are written as YAML).
+fn parsed(yaml: &str) -> Snapshot {
+    doctor::source::parse_text("example.yaml", yaml)
+        .into_snapshot()
+        .0
+}
+
+/// `(last_run_start_delay, last_run_attempts)` at `now`.
+fn last_run_at(yaml: &str, now: &str) -> (Option<i64>, Option<u32>) {
+    let s = run_at(&parsed(yaml), 120, now);
+    (s.last_run_start_delay, s.last_run_attempts)
+}
+
+/// `run-not-started`'s examples: an hourly CronJob whose 11:00 run's Pod is Unschedulable
+/// (`fires_on`), or whose container started at 11:00:09 (`quiet_on`).
+use doctor::rules::run_not_started::RULE;
+
+#[test]
+fn the_last_runs_start_delay_and_attempts_are_its_storys() {
+    assert_eq!(
+        last_run_at(RULE.quiet_on, RULE.example_now),
+        (Some(9), Some(1))
+    );
+    // Restarted in place once: two starts; the delay is to the first.
+    let restarted = RULE.quiet_on.replace(
+        r#"restartCount: 0, state: {running: {startedAt: "2026-11-20T11:00:09Z"}}"#,
+        r#"restartCount: 1, lastState: {terminated: {exitCode: 1, reason: Error, startedAt: "2026-11-20T11:00:09Z", finishedAt: "2026-11-20T11:05:00Z"}}, state: {running: {startedAt: "2026-11-20T11:05:10Z"}}"#,
+    );
+    assert_ne!(restarted, RULE.quiet_on);
+    assert_eq!(
+        last_run_at(&restarted, RULE.example_now),
+        (Some(9), Some(2))
+    );
+}
+
+#[test]
+fn a_stuck_run_has_no_start_delay_and_no_start_yet() {
+    let s = run_at(&parsed(RULE.fires_on), 120, RULE.example_now);
+    assert!(
+        s.findings.contains(&("run-not-started", "error")),
+        "{:?}",
+        s.findings
+    );
+    assert_eq!(
+        (s.last_run_start_delay, s.last_run_attempts),
+        (None, Some(0))
+    );
+}
+
+#[test]
+fn a_finished_run_whose_pods_are_gone_is_unknown_not_zero() {
+    let without_pod = RULE
+        .quiet_on
+        .split("\n---\napiVersion: v1\nkind: Pod")
+        .next()
+        .unwrap()
+        .replace(
+            r#"status: {startTime: "2026-11-20T11:00:01Z", active: 1}"#,
+            r#"status: {startTime: "2026-11-20T11:00:01Z", completionTime: "2026-11-20T11:10:00Z", succeeded: 1, conditions: [{type: Complete, status: "True"}]}"#,
+        );
+    assert!(without_pod.contains("succeeded: 1"));
+    assert_eq!(last_run_at(&without_pod, RULE.example_now), (None, None));
+}
+
+#[test]
+fn the_last_run_is_the_newest_scheduled_run_of_the_last_two_slots() {
+    // 12:00 came due and its Job is not there yet: 11:00's run is still the last.
+    assert_eq!(
+        last_run_at(RULE.quiet_on, "2026-11-20T12:00:30Z"),
+        (Some(9), Some(1))
+    );
+    // Two slots on, neither with a Job: no last run to tell of (`missed_runs` tells it).
+    assert_eq!(
+        last_run_at(RULE.quiet_on, "2026-11-20T13:00:30Z"),
+        (None, None)
+    );
+    // A manual run made after it (`kubectl create job --from`: no controller reference) is
+    // in the timeline, and is not the schedule's run.
+    let manual = format!(
+        "{}{}",
+        RULE.quiet_on,
+        r#"---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: report-by-hand, namespace: ops, uid: j2, creationTimestamp: "2026-11-20T11:20:00Z", annotations: {cronjob.kubernetes.io/instantiate: manual}, ownerReferences: [{apiVersion: batch/v1, kind: CronJob, name: report, uid: u1}]}
+status: {startTime: "2026-11-20T11:20:00Z", active: 1}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: report-by-hand-x, namespace: ops, creationTimestamp: "2026-11-20T11:20:01Z", labels: {job-name: report-by-hand}, ownerReferences: [{apiVersion: batch/v1, kind: Job, name: report-by-hand, uid: j2, controller: true}]}
+status:
+  phase: Running
+  containerStatuses:
+  - {name: c, image: c:1, ready: true, restartCount: 3, state: {running: {startedAt: "2026-11-20T11:25:00Z"}}}
+"#
+    );
+    // (Its four starts are the manual run's, not the scheduled one's.)
+    assert_eq!(last_run_at(&manual, RULE.example_now), (Some(9), Some(1)));
 }

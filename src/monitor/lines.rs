@@ -64,6 +64,8 @@ mod tests {
             last_schedule: None,
             last_success: None,
             missed_runs: 0,
+            last_run_start_delay: None,
+            last_run_attempts: None,
             recheck_at: None,
         }
     }

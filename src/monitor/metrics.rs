@@ -105,6 +105,10 @@ impl std::fmt::Debug for CronJobSeries {
 
 type Pair<'a> = (&'static str, &'a str);
 
+/// The last run's HELP texts, word for word the meaning in docs/metrics.md (a test checks).
+pub const LAST_RUN_START_DELAY_HELP: &str = "Seconds from the most recent scheduled run's slot to its first container start (absent while unknown: not started yet, or its Pods are gone).";
+pub const LAST_RUN_ATTEMPTS_HELP: &str = "Times the most recent scheduled run's workload started: retried Pods, restarts in place, replaced Pods (0: not started yet; absent while unknown: its Pods are gone).";
+
 /// Which timestamp of a summary a series shows.
 type TimeOf = fn(&Summary) -> Option<jiff::Timestamp>;
 
@@ -165,6 +169,20 @@ impl Collector for CronJobSeries {
             "Slots due after status.lastScheduleTime, more than --grace ago, with no Job for them.",
             all.iter()
                 .map(|(k, s)| (id(k), i64::try_from(s.missed_runs).unwrap_or(i64::MAX))),
+        )?;
+        gauge_family(
+            &mut enc,
+            "cronjob_doctor_last_run_start_delay_seconds",
+            LAST_RUN_START_DELAY_HELP,
+            all.iter()
+                .filter_map(|(k, s)| s.last_run_start_delay.map(|d| (id(k), d))),
+        )?;
+        gauge_family(
+            &mut enc,
+            "cronjob_doctor_last_run_attempts",
+            LAST_RUN_ATTEMPTS_HELP,
+            all.iter()
+                .filter_map(|(k, s)| s.last_run_attempts.map(|n| (id(k), i64::from(n)))),
         )?;
         let times: [(&str, &str, TimeOf); 3] = [
             (

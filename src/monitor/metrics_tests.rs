@@ -15,7 +15,18 @@ fn summary(health: Health, findings: Vec<(&'static str, &'static str)>) -> Summa
         last_schedule: Some("2026-11-20T11:40:00Z".parse::<Timestamp>().unwrap()),
         last_success: None,
         missed_runs: 3,
+        last_run_start_delay: None,
+        last_run_attempts: None,
         recheck_at: None,
+    }
+}
+
+/// A summary whose last run started `delay` seconds late after `attempts` starts.
+fn with_last_run(delay: Option<i64>, attempts: Option<u32>) -> Summary {
+    Summary {
+        last_run_start_delay: delay,
+        last_run_attempts: attempts,
+        ..summary(Health::Ok, Vec::new())
     }
 }
 
@@ -34,6 +45,10 @@ fn metrics() -> (Summaries, Metrics) {
         w.insert(
             ("web".into(), "report".into()),
             summary(Health::Ok, Vec::new()),
+        );
+        w.insert(
+            ("web".into(), "retried".into()),
+            with_last_run(Some(95), Some(3)),
         );
     }
     m.evaluations.inc();
@@ -109,4 +124,79 @@ fn promtool_accepts_the_exposition() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[test]
+fn the_last_runs_numbers_are_series_only_while_known() {
+    let (all, m) = metrics();
+    let delay = "cronjob_doctor_last_run_start_delay_seconds";
+    let attempts = "cronjob_doctor_last_run_attempts";
+    let text = m.render();
+    for line in [
+        format!(r#"{delay}{{namespace="web",cronjob="retried"}} 95"#),
+        format!(r#"{attempts}{{namespace="web",cronjob="retried"}} 3"#),
+        format!("# TYPE {delay} gauge"),
+        format!("# HELP {delay} {LAST_RUN_START_DELAY_HELP}"),
+        format!("# TYPE {attempts} gauge"),
+        format!("# HELP {attempts} {LAST_RUN_ATTEMPTS_HELP}"),
+    ] {
+        assert!(
+            text.lines().any(|l| l == line),
+            "missing {line:?} in\n{text}"
+        );
+    }
+    // Unknown (no run, or its evidence gone): no sample, not a 0.
+    assert!(
+        !text.contains(&format!(r#"{delay}{{namespace="ops""#)),
+        "{text}"
+    );
+    assert!(
+        !text.contains(&format!(r#"{attempts}{{namespace="ops""#)),
+        "{text}"
+    );
+
+    // A stuck run: it has not started, so its delay is unknown and its attempts are 0.
+    all.write().unwrap().insert(
+        ("web".into(), "retried".into()),
+        with_last_run(None, Some(0)),
+    );
+    let text = m.render();
+    assert!(!text.contains(&format!("{delay}{{")), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l == format!(r#"{attempts}{{namespace="web",cronjob="retried"}} 0"#)),
+        "{text}"
+    );
+
+    // Gone with its CronJob; with no sample left, the families are left out whole.
+    all.write()
+        .unwrap()
+        .remove(&("web".into(), "retried".into()));
+    let text = m.render();
+    assert!(!text.contains(delay), "{text}");
+    assert!(!text.contains(attempts), "{text}");
+}
+
+#[test]
+fn every_family_written_is_a_row_of_the_contract_with_its_type() {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/metrics.md")).unwrap();
+    let (_, m) = metrics();
+    let text = m.render();
+    let families: Vec<(&str, &str)> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("# TYPE ")?.split_once(' '))
+        .collect();
+    assert!(families.len() >= 12, "{text}");
+    for (name, kind) in families {
+        let row = format!("| `{name}` | {kind} |");
+        assert!(doc.contains(&row), "docs/metrics.md has no row {row}");
+    }
+    // The last run's HELP texts are their rows' words.
+    for help in [LAST_RUN_START_DELAY_HELP, LAST_RUN_ATTEMPTS_HELP] {
+        assert!(
+            doc.contains(&format!(" | {help} ")),
+            "not in docs/metrics.md: {help}"
+        );
+    }
 }
