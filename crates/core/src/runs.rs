@@ -924,7 +924,12 @@ mod tests {
         let mut again = pod("b", "2026-11-20T02:10:02Z", "j1");
         again.phase = "Succeeded".into();
         again.container_statuses.push(container(
-            terminated("Completed", 0, "2026-11-20T02:10:05Z", "2026-11-20T02:29:00Z"),
+            terminated(
+                "Completed",
+                0,
+                "2026-11-20T02:10:05Z",
+                "2026-11-20T02:29:00Z",
+            ),
             ContainerState::default(),
             0,
         ));
@@ -948,7 +953,12 @@ mod tests {
                 started_at: t("2026-11-20T02:09:00Z"),
                 ..Default::default()
             },
-            terminated("OOMKilled", 137, "2026-11-20T02:05:00Z", "2026-11-20T02:08:00Z"),
+            terminated(
+                "OOMKilled",
+                137,
+                "2026-11-20T02:05:00Z",
+                "2026-11-20T02:08:00Z",
+            ),
             3,
         ));
         let s = story(&j, t("2026-11-20T02:00:00Z"), [&p], &[], ALL);
@@ -994,7 +1004,12 @@ mod tests {
             let mut p = pod(n, "2026-11-20T02:00:01Z", "j1");
             p.phase = "Succeeded".into();
             p.container_statuses.push(container(
-                terminated("Completed", 0, "2026-11-20T02:00:03Z", "2026-11-20T02:01:00Z"),
+                terminated(
+                    "Completed",
+                    0,
+                    "2026-11-20T02:00:03Z",
+                    "2026-11-20T02:01:00Z",
+                ),
                 ContainerState::default(),
                 0,
             ));
@@ -1005,17 +1020,40 @@ mod tests {
         assert_eq!(s.attempt_count, Some(1));
         let mut failed = ok("d");
         failed.phase = "Failed".into();
-        failed.container_statuses[0].state = terminated("Error", 2, "2026-11-20T02:00:03Z", "2026-11-20T02:00:30Z");
-        let s = story(&j, t("2026-11-20T02:00:00Z"), [&a, &b, &c, &failed], &[], ALL);
+        failed.container_statuses[0].state =
+            terminated("Error", 2, "2026-11-20T02:00:03Z", "2026-11-20T02:00:30Z");
+        let s = story(
+            &j,
+            t("2026-11-20T02:00:00Z"),
+            [&a, &b, &c, &failed],
+            &[],
+            ALL,
+        );
         assert_eq!(s.attempt_count, Some(2));
     }
 
     #[test]
     fn refusals_are_named_by_what_refused() {
-        assert_eq!(refusal_cause("pods \"x\" is forbidden: exceeded quota: compute"), "quota");
-        assert_eq!(refusal_cause("admission webhook \"policy.example\" denied the request: no"), "admission webhook");
-        assert_eq!(refusal_cause("pods \"x\" is forbidden: violates PodSecurity \"restricted:latest\": privileged"), "PodSecurity");
-        assert_eq!(refusal_cause("error looking up service account ops/runner: serviceaccount \"runner\" not found"), "service account");
+        assert_eq!(
+            refusal_cause("pods \"x\" is forbidden: exceeded quota: compute"),
+            "quota"
+        );
+        assert_eq!(
+            refusal_cause("admission webhook \"policy.example\" denied the request: no"),
+            "admission webhook"
+        );
+        assert_eq!(
+            refusal_cause(
+                "pods \"x\" is forbidden: violates PodSecurity \"restricted:latest\": privileged"
+            ),
+            "PodSecurity"
+        );
+        assert_eq!(
+            refusal_cause(
+                "error looking up service account ops/runner: serviceaccount \"runner\" not found"
+            ),
+            "service account"
+        );
         assert_eq!(refusal_cause("something else"), "refused");
     }
 }
