@@ -95,6 +95,22 @@ fn scan_all_namespaces_lists_worst_first_with_every_column() {
     ] {
         assert!(backup.contains(cell), "{cell:?} in {backup:?}");
     }
+    // A run stuck before starting, said short in its cell.
+    let stuck = rows
+        .iter()
+        .find(|r| r.starts_with("analytics") && r.contains(" report "))
+        .unwrap();
+    assert!(
+        stuck.contains("✗ not started 30m: unschedulable") && stuck.contains("run-not-started"),
+        "{stuck}"
+    );
+    let late = rows.iter().find(|r| r.contains(" thumbnails ")).unwrap();
+    assert!(late.contains("! late 11m3s: image pull"), "{late}");
+    let twice = rows.iter().find(|r| r.contains(" charges ")).unwrap();
+    assert!(
+        twice.contains("! 2 attempts (first: OOMKilled after 8m)"),
+        "{twice}"
+    );
     let suspended = rows.iter().find(|r| r.contains("report-daily")).unwrap();
     assert!(
         suspended.contains("True") && suspended.contains("suspended"),

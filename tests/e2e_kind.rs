@@ -220,6 +220,22 @@ async fn our_replay_matches_the_real_controller() {
     );
     assert!(real.status.and_then(|s| s.last_schedule_time).is_some());
 
+    // That run's own story (`explain --slot`): its Job exists, none of its work started, and
+    // the kubelet says why (the image). The first slot is behind later Forbid-skipped ones,
+    // so this is not run-not-started's "most recent run", only the slot's answer.
+    let slot = jiff::Timestamp::from_second(first_slot).unwrap().to_string();
+    let (v, code) = doctor(&kc, &["explain", "hung", "-n", &ns, "--slot", &slot]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["job"], hung_jobs[0].as_str(), "{v}");
+    assert_eq!(v["attempts"], 0, "{v}");
+    assert!(v["startDelaySeconds"].is_null(), "{v}");
+    let answer = v["answer"].as_str().unwrap();
+    assert!(
+        answer.contains("has not started")
+            && answer.contains("registry.invalid/cronjob-doctor/hang:1"),
+        "{answer}"
+    );
+
     let (v, code) = doctor(&kc, &["explain", "paused", "-n", &ns]);
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["cronJobs"][0]["controller"]["decision"], "suspended");
