@@ -85,6 +85,36 @@ pub fn human_duration(seconds: i64) -> String {
     if neg { format!("-{body}") } else { body }
 }
 
+/// An RFC 3339 time as the API server's (Go's) parser reads it. Go accepts years up to 9999
+/// whole; jiff's instants end at 9999-12-30T22:00:00Z (a day short, to leave room for any
+/// offset), so a time in those last hours is read as that last instant: no diagnosis can
+/// differ at that distance, and refusing a valid time would stop the whole input.
+pub fn parse_time(s: &str) -> Option<Timestamp> {
+    if let Ok(t) = s.parse::<Timestamp>() {
+        return Some(t);
+    }
+    // `9999-12-31T23:59:59Z`, `9999-12-31T23:59:59.5+01:00`: a valid date and time of day
+    // with a `Z` or `±hh:mm` offset, past the last instant.
+    let date_time = match s.strip_suffix(['Z', 'z']) {
+        Some(dt) => dt,
+        None => {
+            let cut = s.len().checked_sub(6)?;
+            let (dt, off) = (s.get(..cut)?, s.get(cut..)?);
+            let b = off.as_bytes();
+            let shaped = matches!(b[0], b'+' | b'-')
+                && b[3] == b':'
+                && [1, 2, 4, 5].iter().all(|&i| b[i].is_ascii_digit());
+            if !shaped {
+                return None;
+            }
+            dt
+        }
+    };
+    let dt: jiff::civil::DateTime = date_time.parse().ok()?;
+    let rfc3339_shaped = date_time.len() >= 19 && matches!(date_time.as_bytes()[10], b'T' | b't');
+    (rfc3339_shaped && dt.year() == 9999).then_some(Timestamp::MAX)
+}
+
 /// `text` as the end of a sentence: a full stop added unless it already ends with one (a
 /// quoted scheduler or kubelet message often does).
 pub fn sentence(text: &str) -> String {
@@ -225,5 +255,33 @@ mod tests {
             patch_command("backup", "ops", r#"{"spec":{"suspend":false}}"#),
             r#"kubectl patch cronjob backup -n ops --type merge -p '{"spec":{"suspend":false}}'"#
         );
+    }
+
+    #[test]
+    fn every_time_go_accepts_is_read_the_last_hours_of_9999_as_the_last_instant() {
+        use super::parse_time;
+        assert_eq!(
+            parse_time("2026-11-20T12:00:00Z"),
+            Some("2026-11-20T12:00:00Z".parse().unwrap())
+        );
+        for edge in [
+            "9999-12-31T23:59:59Z",
+            "9999-12-31T23:59:59.999999999Z",
+            "9999-12-31T12:00:00+01:00",
+            "9999-12-30T23:00:00-05:00",
+        ] {
+            assert_eq!(parse_time(edge), Some(jiff::Timestamp::MAX), "{edge}");
+        }
+        for bad in [
+            "9999-12-32T00:00:00Z",
+            "9999-12-31 23:59:59Z",
+            "9999-12-31T24:00:00Z",
+            "9999-12-31T23:59:59",
+            "9999-12-31T23:59:59+1:00",
+            "tomorrow",
+            "",
+        ] {
+            assert_eq!(parse_time(bad), None, "{bad}");
+        }
     }
 }

@@ -513,9 +513,9 @@ impl<'d, 'a> Reader<'_, '_> {
             return None;
         };
         let s = s.trim();
-        match s.parse::<Timestamp>() {
-            Ok(t) => Some(t),
-            Err(_) => {
+        match crate::text::parse_time(s) {
+            Some(t) => Some(t),
+            None => {
                 self.error(&v.pos(), format!("`{path}` should be an RFC 3339 time such as 2024-05-01T12:00:00Z, found {}", quote(s)));
                 None
             }
