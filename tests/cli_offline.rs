@@ -609,3 +609,31 @@ fn explain_slot_tells_one_runs_story_and_refuses_what_it_cannot_answer() {
     assert_eq!(code, 2);
     assert!(err.contains("--slot answers for one CronJob"), "{err}");
 }
+
+/// Every RFC 3339 time Go's parser accepts is read: the last hours of year 9999, past jiff's
+/// last instant, included (they used to stop the input with "should be an RFC 3339 time").
+#[test]
+fn a_valid_time_at_the_edge_of_the_range_is_read() {
+    let dir = std::env::temp_dir().join(format!("cjd-edge-time-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("edge.yaml");
+    std::fs::write(
+        &f,
+        "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: edge, namespace: ops, creationTimestamp: \"9999-12-31T23:59:59Z\"}\nspec:\n  schedule: \"0 3 * * *\"\n  timeZone: Etc/UTC\n  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: c:1}]}}}}\nstatus: {lastScheduleTime: \"9999-12-31T12:00:00+01:00\"}\n",
+    )
+    .unwrap();
+    let (out, err, code) = run(&[
+        "explain",
+        "-f",
+        f.to_str().unwrap(),
+        "--now",
+        NOW,
+        "-o",
+        "json",
+    ]);
+    assert_ne!(code, 2, "{err}");
+    assert!(!err.contains("RFC 3339"), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["cronJobs"][0]["lastScheduleTime"], "9999-12-30T22:00:00Z");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -87,7 +87,7 @@ pub fn human_duration(seconds: i64) -> String {
 
 /// An RFC 3339 time as the API server's (Go's) parser reads it. Go accepts years up to 9999
 /// whole; jiff's instants end at 9999-12-30T22:00:00Z (a day short, to leave room for any
-/// offset), so a time in those last hours is read as that last instant: no diagnosis can
+/// offset), so a time in those last hours is read as that last instant (its whole second): no diagnosis can
 /// differ at that distance, and refusing a valid time would stop the whole input.
 pub fn parse_time(s: &str) -> Option<Timestamp> {
     if let Ok(t) = s.parse::<Timestamp>() {
@@ -112,7 +112,10 @@ pub fn parse_time(s: &str) -> Option<Timestamp> {
     };
     let dt: jiff::civil::DateTime = date_time.parse().ok()?;
     let rfc3339_shaped = date_time.len() >= 19 && matches!(date_time.as_bytes()[10], b'T' | b't');
-    (rfc3339_shaped && dt.year() == 9999).then_some(Timestamp::MAX)
+    // The last whole second: a fraction nobody wrote would show up in the output.
+    (rfc3339_shaped && dt.year() == 9999)
+        .then(|| Timestamp::from_second(Timestamp::MAX.as_second()).ok())
+        .flatten()
 }
 
 /// `text` as the end of a sentence: a full stop added unless it already ends with one (a
@@ -270,7 +273,11 @@ mod tests {
             "9999-12-31T12:00:00+01:00",
             "9999-12-30T23:00:00-05:00",
         ] {
-            assert_eq!(parse_time(edge), Some(jiff::Timestamp::MAX), "{edge}");
+            assert_eq!(
+                parse_time(edge),
+                Some("9999-12-30T22:00:00Z".parse().unwrap()),
+                "{edge}"
+            );
         }
         for bad in [
             "9999-12-32T00:00:00Z",

@@ -297,6 +297,7 @@ impl<'s> Gathered<'s> {
             pods: &self.pods,
             events: &self.events,
             evidence,
+            runs: std::cell::OnceCell::new(),
         }
     }
 }

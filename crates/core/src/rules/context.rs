@@ -31,6 +31,9 @@ pub struct Context<'a> {
     /// Events about the CronJob, its Jobs and their Pods.
     pub events: &'a [&'a Event],
     pub evidence: Evidence,
+    /// The runs' stories, newest first, read once for every rule that asks
+    /// (`runtime::common::stories`): three rules read them, each would read them again.
+    pub(crate) runs: std::cell::OnceCell<Vec<(&'a Job, crate::runs::RunStory)>>,
 }
 
 impl<'a> Context<'a> {

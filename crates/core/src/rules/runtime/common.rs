@@ -255,6 +255,16 @@ pub fn story(ctx: &Context, job: &Job) -> crate::runs::RunStory {
     )
 }
 
+/// Every run's story, newest first ([`runs_newest_first`]), read once per CronJob.
+pub fn stories<'c, 'a>(ctx: &'c Context<'a>) -> &'c [(&'a Job, crate::runs::RunStory)] {
+    ctx.runs.get_or_init(|| {
+        runs_newest_first(ctx)
+            .into_iter()
+            .map(|j| (j, story(ctx, j)))
+            .collect()
+    })
+}
+
 /// This CronJob's Jobs (owned, then manual) newest first, by slot, else creation time.
 pub fn runs_newest_first<'a>(ctx: &Context<'a>) -> Vec<&'a Job> {
     let mut jobs: Vec<(&Job, Option<Timestamp>)> = ctx

@@ -2,7 +2,7 @@
 //! names the stage that took the time — the controller creating the Job, the Pod waiting
 //! for the scheduler, the image pull, the containers starting — from the run's story.
 
-use super::common::{runs_newest_first, slot_words, story, threshold};
+use super::common::{slot_words, stories, threshold};
 use super::run_not_started::stage_lines;
 use crate::rules::{Context, Finding, Rule, Severity};
 use crate::runs::{RunKind, Stage};
@@ -101,19 +101,21 @@ pub fn lateness(
 }
 
 /// The newest scheduled run whose work has started (a run still stuck is run-not-started's).
-fn newest_started<'a>(ctx: &Context<'a>) -> Option<(&'a crate::model::Job, crate::runs::RunStory)> {
-    runs_newest_first(ctx)
-        .into_iter()
-        .filter(|j| !j.is_manual())
-        .map(|j| (j, story(ctx, j)))
+fn newest_started<'c, 'a>(
+    ctx: &'c Context<'a>,
+) -> Option<(&'a crate::model::Job, &'c crate::runs::RunStory)> {
+    stories(ctx)
+        .iter()
+        .filter(|(j, _)| !j.is_manual())
         .find(|(_, s)| s.stages.started.is_some())
+        .map(|(j, s)| (*j, s))
 }
 
 /// How long after its slot the controller created the newest started run's Job, when the
 /// run is late and that is the stage that took the most time.
 pub fn controller_lag(ctx: &Context) -> Option<i64> {
     let (_, s) = newest_started(ctx)?;
-    let (_, stage) = lateness(ctx, &s)?;
+    let (_, stage) = lateness(ctx, s)?;
     stage
         .filter(|l| l.stage == Stage::Controller)
         .map(|l| l.seconds)
@@ -148,7 +150,7 @@ pub fn lagging_controller_note(lagging: &[(String, i64)]) -> Option<String> {
 /// A table cell's words: "late 11m3s: image pull".
 pub fn short_status(ctx: &Context) -> Option<String> {
     let (_, s) = newest_started(ctx)?;
-    let (delay, stage) = lateness(ctx, &s)?;
+    let (delay, stage) = lateness(ctx, s)?;
     Some(match stage {
         Some(l) => format!("late {}: {}", human_duration(delay), l.short()),
         None => format!("late {}", human_duration(delay)),
@@ -187,7 +189,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
         "started its {at} run {} late: {why}",
         human_duration(delay)
     ));
-    for line in stage_lines(ctx, &s) {
+    for line in stage_lines(ctx, s) {
         f = f.evidence(line);
     }
     // A lagging controller shows on every run it created, Pods or not: the earlier Jobs'
@@ -196,12 +198,11 @@ fn check(ctx: &Context) -> Vec<Finding> {
         .as_ref()
         .is_some_and(|l| l.stage == Stage::Controller)
     {
-        for other in runs_newest_first(ctx)
-            .into_iter()
-            .filter(|j| !j.is_manual() && j.meta.name != job.meta.name)
+        for (_, o) in stories(ctx)
+            .iter()
+            .filter(|(j, _)| !j.is_manual() && j.meta.name != job.meta.name)
             .take(5)
         {
-            let o = story(ctx, other);
             if let (Some(slot), Some(created)) = (o.stages.slot, o.stages.job_created) {
                 f = f.evidence(format!(
                     "the {} run's Job was created {} after its slot",

@@ -3,7 +3,7 @@
 //! lost node — and the run still succeeded (or is running), so nothing else says so. The side
 //! effects of every failed attempt happened too.
 
-use super::common::{runs_newest_first, slot_words, story};
+use super::common::{slot_words, stories};
 use crate::rules::{Context, Finding, Rule, Severity};
 use crate::runs::{Attempt, Outcome};
 use crate::text::human_duration;
@@ -123,11 +123,13 @@ fn attempts_text(attempts: &[Attempt], pruned: u32) -> String {
 }
 
 /// The newest run whose attempts are known.
-fn newest_counted<'a>(ctx: &Context<'a>) -> Option<(&'a crate::model::Job, crate::runs::RunStory)> {
-    runs_newest_first(ctx)
-        .into_iter()
-        .map(|j| (j, story(ctx, j)))
+fn newest_counted<'c, 'a>(
+    ctx: &'c Context<'a>,
+) -> Option<(&'a crate::model::Job, &'c crate::runs::RunStory)> {
+    stories(ctx)
+        .iter()
         .find(|(_, s)| s.attempt_count.is_some())
+        .map(|(j, s)| (*j, s))
 }
 
 /// A table cell's words: "2 attempts (first: OOMKilled after 8m)".

@@ -3,7 +3,7 @@
 //! Pods are refused, cannot be scheduled, cannot pull their image, or an init container keeps
 //! failing. The run is lost as surely as a skipped one, so it leads the headline.
 
-use super::common::{runs_newest_first, slot_words, story, threshold};
+use super::common::{slot_words, stories, threshold};
 use crate::rules::{Context, Finding, Phase, Rule, Severity};
 use crate::runs::{RunKind, RunStory, Stuck};
 use crate::text::{human_duration, shell_command};
@@ -89,10 +89,8 @@ fn stuck_run<'a>(
     ctx: &Context<'a>,
 ) -> Option<(&'a crate::model::Job, RunStory, jiff::Timestamp, i64)> {
     // The newest run the schedule made (manual runs are not a slot's run).
-    let job = runs_newest_first(ctx)
-        .into_iter()
-        .find(|j| !j.is_manual())?;
-    let s = story(ctx, job);
+    let (job, s) = stories(ctx).iter().find(|(j, _)| !j.is_manual())?;
+    let (job, s) = (*job, s.clone());
     let slot = s.stages.slot?;
     if s.stuck.is_none() || s.kind != RunKind::Scheduled {
         return None;
