@@ -125,7 +125,27 @@ impl Pager {
             }
             _ => self.done = true,
         }
-        let page: wire::List<W> = parse_page(&body).map_err(unexpected)?;
+        let page: wire::List<W> = match parse_page(&body) {
+            Ok(p) => p,
+            Err(e) => match with_lone_surrogates_replaced(&body) {
+                Some((page, held)) => {
+                    // Said here, once per page: the scan goes on with what Go would read.
+                    let who = if held.is_empty() {
+                        "an object holds".to_string()
+                    } else {
+                        let s = if held.len() == 1 { "s" } else { "" };
+                        format!("{} hold{s}", held.join(", "))
+                    };
+                    let note = format!(
+                        "note: GET {}: {who} a string with a lone UTF-16 surrogate escape (not Unicode; the API server reads it as U+FFFD, and so does this tool)",
+                        self.path
+                    );
+                    eprintln!("{}", doctor::report::visible::one_line(&note));
+                    page
+                }
+                None => return Err(unexpected(e)),
+            },
+        };
         drop(body);
         drop(permit);
         Ok(Some(page.items))
@@ -141,6 +161,20 @@ fn parse_page<W: DeserializeOwned>(body: &[u8]) -> Result<wire::List<W>, serde_j
         Ok(text) => serde_json::from_str(text),
         Err(_) => serde_json::from_slice(body),
     }
+}
+
+/// A page that failed to parse, once more with its lone surrogate escapes replaced by
+/// U+FFFD (`surrogates`), and the objects that held one; None when it has none, or still
+/// fails.
+fn with_lone_surrogates_replaced<W: DeserializeOwned>(
+    body: &[u8],
+) -> Option<(wire::List<W>, Vec<String>)> {
+    let (fixed, offsets) = super::surrogates::replace_lone_surrogates(body)?;
+    let page = parse_page(&fixed).ok()?;
+    let held = std::str::from_utf8(&fixed)
+        .map(|text| super::surrogates::items_holding(text, &offsets))
+        .unwrap_or_default();
+    Some((page, held))
 }
 
 /// The continue token of a list body, read without parsing its items when `metadata` comes
@@ -244,6 +278,22 @@ mod tests {
         assert_eq!(job(&page(b"\xff", b"a")), ("a".to_string(), 1));
         assert!(parse_page::<wire::Job>(&page(b"ok", b"\xff")).is_err());
         assert!(parse_page::<wire::Job>(b"{\"items\":[").is_err());
+    }
+
+    /// One lone surrogate escape in a kept string (a Job's name here) no longer costs the
+    /// page: it is read as U+FFFD, as the API server reads it, and the Job is named.
+    #[test]
+    fn a_lone_surrogate_is_read_as_the_api_server_reads_it() {
+        let body = br#"{"metadata":{},"items":[{"metadata":{"name":"ok","namespace":"ops"},"status":{"active":1}},{"metadata":{"name":"bad\ud800","namespace":"ops"},"status":{"active":2}}]}"#;
+        assert!(
+            parse_page::<wire::Job>(body).is_err(),
+            "serde_json refuses it"
+        );
+        let (page, held) = super::with_lone_surrogates_replaced::<wire::Job>(body).unwrap();
+        let names: Vec<String> = page.items.into_iter().map(|j| j.metadata.name).collect();
+        assert_eq!(names, ["ok", "bad\u{fffd}"]);
+        assert_eq!(held, ["ops/bad\u{fffd}"]);
+        assert!(super::with_lone_surrogates_replaced::<wire::Job>(b"{\"items\":[").is_none());
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod progress;
 pub mod request;
 pub mod scan;
 pub mod slices;
+mod surrogates;
 pub mod watch;
 mod wire;
 pub mod write;
