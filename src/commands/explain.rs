@@ -93,17 +93,22 @@ pub fn run(a: &ExplainArgs) -> Result<i32, Error> {
     })
 }
 
-/// `explain -f … -o json`: each CronJob's report is built, written and dropped in turn, so a
-/// big input never has its whole report in memory (issue 9). Same bytes as the whole report.
-fn offline_json(a: &ExplainArgs) -> Result<i32, Error> {
+/// The `-f` inputs loaded and the CronJobs asked for picked, with the settings to judge them.
+fn from_files(a: &ExplainArgs) -> Result<super::report_cmd::Prepared, Error> {
     crate::input::set_max_input_size(a.input.max_input_size);
-    let p = prepare(
+    prepare(
         &a.files,
         a.name.as_deref(),
         a.namespace.as_deref(),
         &a.replay,
         a.timeline,
-    )?;
+    )
+}
+
+/// `explain -f … -o json`: each CronJob's report is built, written and dropped in turn, so a
+/// big input never has its whole report in memory (issue 9). Same bytes as the whole report.
+fn offline_json(a: &ExplainArgs) -> Result<i32, Error> {
+    let p = from_files(a)?;
     let opts = p.options();
     let mut any_error = false;
     let written = report::stream::write_json_each(
@@ -126,14 +131,7 @@ fn offline_json(a: &ExplainArgs) -> Result<i32, Error> {
 /// terminal-safe, written and dropped in turn (issue 9). Same text as the whole report.
 fn offline_text(a: &ExplainArgs) -> Result<i32, Error> {
     use std::io::Write;
-    crate::input::set_max_input_size(a.input.max_input_size);
-    let mut p = prepare(
-        &a.files,
-        a.name.as_deref(),
-        a.namespace.as_deref(),
-        &a.replay,
-        a.timeline,
-    )?;
+    let mut p = from_files(a)?;
     let o = explain::TextOptions {
         style: Style {
             color: use_color(a.replay.color),
@@ -275,14 +273,7 @@ fn one_slot(a: &ExplainArgs, query: report::slot::SlotQuery) -> Result<i32, Erro
         read = live_read(a)?;
         (&read.snapshot, read.options(a), read.snapshot.notes.clone())
     } else {
-        crate::input::set_max_input_size(a.input.max_input_size);
-        prepared = prepare(
-            &a.files,
-            a.name.as_deref(),
-            a.namespace.as_deref(),
-            &a.replay,
-            a.timeline,
-        )?;
+        prepared = from_files(a)?;
         (
             &prepared.snapshot,
             prepared.options(),

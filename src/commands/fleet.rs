@@ -17,7 +17,7 @@ use jiff::Timestamp;
 use serde_json::{Value, json};
 
 use super::report_cmd::{LiveReplayFlags, LiveStart, live_replay_flags, live_start};
-use super::scan::{Diagnosed, Out, json_fragment, write_json_around};
+use super::scan::{Diagnosed, Out, controller_lag_of, json_fragment, write_json_around};
 use crate::cli::{ScanArgs, ScanFormat};
 use crate::cluster::diagnose::Plans;
 use crate::cluster::fleet::{self, Deadline};
@@ -190,9 +190,7 @@ fn scan_context(
                 }))
             }
         });
-        let controller_lag = r
-            .controller_lag_seconds
-            .map(|s| (format!("{}/{}", r.namespace, r.name), s));
+        let controller_lag = controller_lag_of(&r);
         Diagnosed {
             health,
             out,

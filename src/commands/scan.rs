@@ -31,6 +31,13 @@ pub(super) struct Diagnosed {
     pub(super) controller_lag: Option<(String, i64)>,
 }
 
+/// `namespace/name` and the controller's lag, for a CronJob whose newest run the controller
+/// created late (see [`Diagnosed::controller_lag`]).
+pub(super) fn controller_lag_of(r: &CronJobReport) -> Option<(String, i64)> {
+    r.controller_lag_seconds
+        .map(|s| (format!("{}/{}", r.namespace, r.name), s))
+}
+
 pub(super) enum Out {
     Row(Box<Row>),
     Json(String),
@@ -103,9 +110,7 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
                 Out::Row(Box::new(Row::new(cj, &r, wide)))
             }
         });
-        let controller_lag = r
-            .controller_lag_seconds
-            .map(|s| (format!("{}/{}", r.namespace, r.name), s));
+        let controller_lag = controller_lag_of(&r);
         Diagnosed {
             health,
             out,
