@@ -373,22 +373,30 @@ count: 14
 
     #[test]
     fn a_suspended_manual_or_elsewhere_managed_job_is_not_a_stuck_run() {
-        for (from, to) in [
+        for (from, to, label) in [
             (
                 "status: {startTime: \"2026-11-20T11:00:01Z\", active: 1}",
                 "spec: {suspend: true}\nstatus: {active: 0}",
+                "Job suspended (spec.suspend)",
             ),
             (
                 "status: {startTime: \"2026-11-20T11:00:01Z\", active: 1}",
                 "spec: {managedBy: kueue.x-k8s.io/multikueue}\nstatus: {active: 1}",
+                "Job managed by kueue.x-k8s.io/multikueue",
             ),
         ] {
             let y = RULE.fires_on.replace(from, to);
             assert_ne!(y, RULE.fires_on);
-            assert!(
-                findings(&run(&y, RULE.example_now), "run-not-started").is_empty(),
-                "{to}"
-            );
+            let r = run(&y, RULE.example_now);
+            assert!(findings(&r, "run-not-started").is_empty(), "{to}");
+            // The timeline says whose run it is, and never "late".
+            let slot = r.cron_jobs[0]
+                .timeline
+                .iter()
+                .find(|s| s.job.as_deref() == Some("report-29919540"))
+                .unwrap();
+            assert!(slot.note.starts_with(label), "{}", slot.note);
+            assert!(!slot.note.contains("late"), "{}", slot.note);
         }
     }
 }
