@@ -223,7 +223,9 @@ async fn our_replay_matches_the_real_controller() {
     // That run's own story (`explain --slot`): its Job exists, none of its work started, and
     // the kubelet says why (the image). The first slot is behind later Forbid-skipped ones,
     // so this is not run-not-started's "most recent run", only the slot's answer.
-    let slot = jiff::Timestamp::from_second(first_slot).unwrap().to_string();
+    let slot = jiff::Timestamp::from_second(first_slot)
+        .unwrap()
+        .to_string();
     let (v, code) = doctor(&kc, &["explain", "hung", "-n", &ns, "--slot", &slot]);
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["job"], hung_jobs[0].as_str(), "{v}");
