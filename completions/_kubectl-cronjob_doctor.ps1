@@ -219,6 +219,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-cronjob_doctor' -Script
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace to watch (default: the context''s, else `default`)')
             [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Serve /metrics, /healthz, /readyz and /report on this address (e.g. 0.0.0.0:9090); status lines are then printed only if -o is given')
             [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'How long after a slot''s due time a missing run counts as missed: 0 to 24h')
+            [CompletionResult]::new('--stale-after', '--stale-after', [CompletionResultType]::ParameterName, 'Not ready (/readyz 503) when a watch has heard nothing from the API server (no event, no bookmark) for this long: 1s to 1h. Servers bookmark every minute or so')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Format of the status lines on stdout [default: text]. With --listen, giving -o prints them too')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Format of the status lines on stdout [default: text]. With --listen, giving -o prints them too')
             [CompletionResult]::new('--controller-time-zone', '--controller-time-zone', [CompletionResultType]::ParameterName, 'The controller''s local time zone, used for schedules without spec.timeZone')

@@ -483,7 +483,7 @@ _kubectl__cronjob_doctor() {
             return 0
             ;;
         kubectl__subcmd__cronjob_doctor__subcmd__monitor)
-            opts="-n -A -o -h -V --namespace --all-namespaces --listen --grace --output --controller-time-zone --kube-version --kubeconfig --context --cluster --user --request-timeout --help --version"
+            opts="-n -A -o -h -V --namespace --all-namespaces --listen --grace --stale-after --output --controller-time-zone --kube-version --kubeconfig --context --cluster --user --request-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -502,6 +502,10 @@ _kubectl__cronjob_doctor() {
                     return 0
                     ;;
                 --grace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stale-after)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -204,6 +204,7 @@ set edit:completion:arg-completer[kubectl-cronjob_doctor] = {|@words|
             cand --namespace 'Namespace to watch (default: the context''s, else `default`)'
             cand --listen 'Serve /metrics, /healthz, /readyz and /report on this address (e.g. 0.0.0.0:9090); status lines are then printed only if -o is given'
             cand --grace 'How long after a slot''s due time a missing run counts as missed: 0 to 24h'
+            cand --stale-after 'Not ready (/readyz 503) when a watch has heard nothing from the API server (no event, no bookmark) for this long: 1s to 1h. Servers bookmark every minute or so'
             cand -o 'Format of the status lines on stdout [default: text]. With --listen, giving -o prints them too'
             cand --output 'Format of the status lines on stdout [default: text]. With --listen, giving -o prints them too'
             cand --controller-time-zone 'The controller''s local time zone, used for schedules without spec.timeZone'

@@ -171,6 +171,7 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -s n -l namespace -d 'Namespace to watch (default: the context\'s, else `default`)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -l listen -d 'Serve /metrics, /healthz, /readyz and /report on this address (e.g. 0.0.0.0:9090); status lines are then printed only if -o is given' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -l grace -d 'How long after a slot\'s due time a missing run counts as missed: 0 to 24h' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -l stale-after -d 'Not ready (/readyz 503) when a watch has heard nothing from the API server (no event, no bookmark) for this long: 1s to 1h. Servers bookmark every minute or so' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -s o -l output -d 'Format of the status lines on stdout [default: text]. With --listen, giving -o prints them too' -r -f -a "text\t'`TIME NAMESPACE/NAME STATUS: HEADLINE`'
 json\t'One JSON object per line'"
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand monitor" -l controller-time-zone -d 'The controller\'s local time zone, used for schedules without spec.timeZone' -r

@@ -269,6 +269,20 @@ fn the_range_edges_are_exact() {
         !too_long.contains("no limit"),
         "0 is not 'no limit' for --grace: {too_long}"
     );
+    let stale = |v: &str| match parse(&["monitor", "-A"], "--stale-after", v) {
+        Ok(Cli {
+            command: Sub::Monitor(a),
+        }) => Ok(a.stale_after),
+        Ok(_) => unreachable!(),
+        Err(e) => Err(e.to_string()),
+    };
+    assert_eq!(stale("1s"), Ok(Duration::from_secs(1)));
+    assert_eq!(stale("3m"), Ok(Duration::from_secs(180)));
+    assert_eq!(stale("1h"), Ok(Duration::from_secs(3600)));
+    for bad in ["0", "1h0m1s", "-1s"] {
+        let e = stale(bad).unwrap_err();
+        assert!(!e.contains("no limit"), "--stale-after {bad}: {e}");
+    }
 }
 
 #[test]
@@ -289,6 +303,10 @@ fn help_documents_every_range() {
     assert!(help(&mut cmd, "next").contains("1 to 1000"));
     assert!(help(&mut cmd, "trigger").contains("at most 168h"));
     assert!(help(&mut cmd, "monitor").contains("0 to 24h"));
+    assert!(
+        help(&mut cmd, "monitor").contains("1s to 1h"),
+        "--stale-after"
+    );
     for sub in ["suspend", "unsuspend", "trigger", "monitor"] {
         assert!(help(&mut cmd, sub).contains("At most 24h"), "{sub}");
     }

@@ -649,3 +649,219 @@ fn a_stuck_run_is_a_finding_and_the_last_runs_numbers_follow_the_watch() {
     let (code, _) = m.terminate();
     assert_eq!(code, Some(0));
 }
+
+// Issue 23, items 6, 9, 10 and 11: readiness that follows what the watches hear, a Job
+// related to its controller only, backoff on watches that end empty, and recovery after a
+// restart or a 410 answer. Each test fails without its fix (see the commit messages).
+
+/// `/readyz` 200 with `extra` monitor flags, after the server's watches bookmark every
+/// `bookmarks` (set before the monitor opens any).
+fn ready_with(live: &Live, bookmarks: Duration, extra: &[&str]) -> Monitor {
+    live.server.set_bookmark_interval(bookmarks);
+    let mut args = vec!["-A"];
+    args.extend_from_slice(extra);
+    let m = Monitor::start(live, &args);
+    m.wait_for("/readyz", Duration::from_secs(30), |c, _| c == 200);
+    m.wait_for("/metrics", Duration::from_secs(5), synced);
+    m
+}
+
+/// The value of the metrics line `series` (whole name and labels), if present.
+fn value_of(metrics: &str, series: &str) -> Option<f64> {
+    metrics
+        .lines()
+        .find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
+}
+
+/// Waits until the watches just cut are gone: a change made after this reaches the monitor
+/// only through whatever its next watch or list brings (not the old streams, which a cut
+/// reaches a moment later than the change could).
+fn no_open_watches(live: &Live) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while live.server.open_watches() > 0 {
+        assert!(Instant::now() < deadline, "the watches were not cut");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn readiness_comes_back_with_a_bookmark_after_a_failed_watch() {
+    // Two watch starts of CronJobs fail with 500; the watch then opens on a quiet cluster,
+    // where only bookmarks come. Ready again without any object changing (it used to stay
+    // 503 until a real change: in a quiet cluster, for ever).
+    let live = examples();
+    let m = ready_with(&live, Duration::from_millis(300), &[]);
+    let lists = lists_of(&live, "cronjobs");
+    live.server
+        .inject(Fault::internal_error("watch", "/apis/batch/v1/cronjobs").times(2));
+    live.server.drop_watches();
+    let failed = r#"cronjob_doctor_watch_restarts_total{resource="cronjobs"}"#;
+    m.wait_for("/metrics", Duration::from_secs(10), |_, b| {
+        value_of(b, failed).is_some_and(|v| v >= 2.0)
+    });
+    let (code, body) = m.wait_for("/readyz", Duration::from_secs(10), |c, _| c == 200);
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(lists_of(&live, "cronjobs"), lists, "no relist was needed");
+    let (_, metrics) = m.get("/metrics").unwrap();
+    assert!(metrics.contains("cronjob_doctor_ready 1"), "{metrics}");
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn a_frozen_api_server_makes_the_monitor_not_ready_within_stale_after() {
+    // The server stops answering (SIGSTOP): no event, no bookmark. Not ready once a watch
+    // has heard nothing for --stale-after (it used to answer 200 for ~330 s), ready again
+    // once the server goes on.
+    let live = examples();
+    let m = ready_with(&live, Duration::from_millis(200), &["--stale-after", "2s"]);
+    // Bookmarks keep a quiet cluster ready, well past the bound.
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(m.get("/readyz").unwrap().0, 200);
+    live.server.freeze();
+    let frozen = Instant::now();
+    let (_, body) = m.wait_for("/readyz", Duration::from_secs(8), |c, _| c == 503);
+    // The last bookmark came up to 200 ms before the freeze: 2 s after it, not before.
+    assert!(
+        frozen.elapsed() >= Duration::from_millis(1700),
+        "not before the bound: {:?} {body}",
+        frozen.elapsed()
+    );
+    assert!(body.contains("nothing heard from the API server"), "{body}");
+    let (_, metrics) = m.get("/metrics").unwrap();
+    assert!(metrics.contains("cronjob_doctor_ready 0"), "{metrics}");
+    live.server.thaw();
+    m.wait_for("/readyz", Duration::from_secs(8), |c, _| c == 200);
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn updates_of_a_job_with_many_owners_re_diagnose_only_its_controllers_cron_job() {
+    // One Job owned by 300 CronJobs, the first its controller: each update re-diagnoses
+    // that one (it used to re-diagnose all 300, each time).
+    let live = Live::with(
+        fake_apiserver::generate::owner_fan_out("ops", 300),
+        Some("ops"),
+    );
+    let m = ready_with(&live, Duration::from_secs(60), &[]);
+    let evaluations = "cronjob_doctor_evaluations_total";
+    let count = |m: &Monitor| value_of(&m.get("/metrics").unwrap().1, evaluations).unwrap();
+    let before = count(&m);
+    assert!(before >= 300.0, "the first diagnosis of all: {before}");
+    let mut job = live.server.object("jobs", "ops", "fan-out").unwrap();
+    for i in 0..10 {
+        job["metadata"]["labels"] = serde_json::json!({"update": i.to_string()});
+        live.server.put_object(job.clone()).unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    m.wait_for("/metrics", Duration::from_secs(10), |_, b| {
+        value_of(b, evaluations).is_some_and(|v| v > before)
+    });
+    // Let every update through, then count.
+    std::thread::sleep(Duration::from_secs(1));
+    let spent = count(&m) - before;
+    assert!(spent <= 20.0, "{spent} diagnoses for 10 updates of one Job");
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn watches_that_end_right_after_their_headers_are_retried_with_backoff() {
+    // Every watch answers 200 and ends before any event. kube's watcher re-watches at once,
+    // without an error to back off on: ~90 requests/s. Backed off like errors: a handful.
+    let live = examples();
+    let m = ready_with(&live, Duration::from_secs(60), &[]);
+    live.server.inject(Fault::end_watch("**", Duration::ZERO));
+    live.server.drop_watches();
+    let watches = |live: &Live| live.lines().iter().filter(|l| l.contains("watch")).count();
+    let before = watches(&live);
+    std::thread::sleep(Duration::from_secs(6));
+    let sent = watches(&live) - before;
+    // Five streams, each waiting 0.8 s, 1.6 s, 3.2 s… (with jitter): at most ~5 each.
+    assert!(sent <= 40, "{sent} watch requests in 6 s");
+    assert!(sent >= 5, "every stream still retries: {sent}");
+    assert_eq!(m.get("/healthz").unwrap().0, 200);
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn after_a_restart_with_its_history_gone_the_server_is_relisted_promptly() {
+    // The server is down for 14 s (the backoff grows meanwhile), loses its watch history,
+    // and a CronJob went away meanwhile. Once it answers, the 410 relists at once and the
+    // CronJob's series go (it used to wait out the backoff of the outage and the next step
+    // up on the 410: 54 s in the issue).
+    let live = examples();
+    let m = ready_with(&live, Duration::from_secs(60), &[]);
+    let lists = lists_of(&live, "cronjobs");
+    live.server.set_down(true);
+    no_open_watches(&live);
+    assert!(live.server.delete_object("CronJob", "ops", "backup"));
+    live.server.compact_watch_history();
+    std::thread::sleep(Duration::from_secs(14));
+    live.server.set_down(false);
+    let back = Instant::now();
+    m.wait_for("/metrics", Duration::from_secs(20), |_, b| {
+        !b.contains(r#"cronjob="backup""#)
+    });
+    let took = back.elapsed();
+    assert!(lists_of(&live, "cronjobs") > lists, "relisted");
+    assert!(
+        took <= Duration::from_secs(10),
+        "relisted {took:?} after the server came back"
+    );
+    m.wait_for("/readyz", Duration::from_secs(10), |c, _| c == 200);
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn a_watch_refused_with_http_410_relists() {
+    // 410 as the HTTP status of the watch request (not an ERROR event): relisted like the
+    // event (it used to retry the gone resourceVersion for ever: no LIST, deleted CronJobs
+    // kept in /metrics).
+    let live = examples();
+    let m = ready_with(&live, Duration::from_secs(60), &[]);
+    let lists = lists_of(&live, "cronjobs");
+    live.server
+        .inject(Fault::gone_watch("/apis/batch/v1/cronjobs").times(1000));
+    let refused = |live: &Live| {
+        live.server
+            .requests()
+            .iter()
+            .filter(|r| r.status == 410 && r.path == "/apis/batch/v1/cronjobs")
+            .count()
+    };
+    live.server.drop_watches();
+    // Once a watch of CronJobs was refused, none is open: the deletion can reach the
+    // monitor only through a LIST.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while refused(&live) == 0 {
+        assert!(
+            Instant::now() < deadline,
+            "no watch refused: {:?}",
+            live.lines()
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(live.server.delete_object("CronJob", "ops", "backup"));
+    live.server.compact_watch_history();
+    m.wait_for("/metrics", Duration::from_secs(15), |_, b| {
+        !b.contains(r#"cronjob="backup""#)
+    });
+    assert!(lists_of(&live, "cronjobs") > lists, "{:?}", live.lines());
+    // The refusals are counted as restarts, and stop with the fault.
+    live.server.clear_faults();
+    let (_, metrics) = m.get("/metrics").unwrap();
+    assert!(
+        value_of(
+            &metrics,
+            r#"cronjob_doctor_watch_restarts_total{resource="cronjobs"}"#
+        )
+        .is_some_and(|v| v >= 1.0),
+        "{metrics}"
+    );
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+}

@@ -345,6 +345,10 @@ pub struct MonitorArgs {
     /// How long after a slot's due time a missing run counts as missed: 0 to 24h.
     #[arg(long, value_name = "DURATION", default_value = "2m", value_parser = ranges::grace)]
     pub grace: std::time::Duration,
+    /// Not ready (/readyz 503) when a watch has heard nothing from the API server (no
+    /// event, no bookmark) for this long: 1s to 1h. Servers bookmark every minute or so.
+    #[arg(long, value_name = "DURATION", default_value = "3m", value_parser = ranges::stale_after)]
+    pub stale_after: std::time::Duration,
     /// Format of the status lines on stdout [default: text]. With --listen, giving -o
     /// prints them too.
     #[arg(short = 'o', long, value_enum)]

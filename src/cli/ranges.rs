@@ -136,6 +136,13 @@ pub fn context_timeout(s: &str) -> Result<Duration, FlagError> {
     }
 }
 
+/// clap value parser for `monitor --stale-after`: 1s to 1h, as `--context-timeout`. Below a
+/// second every quiet moment would be an outage; above an hour a frozen server would be
+/// ready for an hour. No "no limit": a watch that hears nothing must end readiness some time.
+pub fn stale_after(s: &str) -> Result<Duration, FlagError> {
+    context_timeout(s)
+}
+
 /// The longest `monitor --grace`.
 pub const GRACE_MAX: Duration = Duration::from_secs(86_400);
 

@@ -11,6 +11,7 @@ mod filter;
 pub mod fleet;
 pub mod http;
 pub mod list;
+pub mod liveness;
 pub mod objects;
 pub mod progress;
 pub mod request;

@@ -1,6 +1,8 @@
 //! Watching the cluster with kube's own machinery (`kube::runtime::watcher`: paged initial
-//! LIST, WATCH from its resourceVersion with bookmarks, relist on 410 Gone, the default
-//! backoff on errors) — no watch loop of our own. Each watched kind is read through the same
+//! LIST, WATCH from its resourceVersion with bookmarks, relist on 410 Gone, kube's default
+//! backoff on errors, started afresh when the server answers again) — no watch loop of our
+//! own. What kube's watcher does not report (bookmarks, silent re-watches) is seen under it,
+//! at the HTTP layer (`liveness`). Each watched kind is read through the same
 //! slim wire types and conversion as `scan` (`wire` → `convert` → `doctor::model`), so what
 //! `monitor` diagnoses is exactly what `scan` would.
 //!
@@ -23,6 +25,7 @@ use serde::{Deserialize, Deserializer};
 use tokio::sync::mpsc;
 
 use super::fetch::pod_selectors;
+use super::liveness::{Liveness, WatchBackoff, client_for};
 use super::{convert, wire};
 
 /// One of the five streams the monitor keeps: Pods come in two, like `scan`'s lists
@@ -85,10 +88,13 @@ pub enum Change {
     Applied(Object),
     Deleted(Object),
     /// The watch failed; it is retried with backoff. `code` is the HTTP status when the
-    /// server answered (403: no permission).
+    /// server answered (403: no permission). `heard`: how many times the stream had heard
+    /// from the server ([`Liveness::heard`]) when it failed; the failure is over once the
+    /// stream hears again (an event, a bookmark, a list page).
     Failed {
         code: Option<u16>,
         message: String,
+        heard: u64,
     },
 }
 
@@ -254,10 +260,12 @@ impl<K: Kind> kube::Resource for Watched<K> {
 }
 
 /// Start the five watchers on the current runtime; each sends its updates on `tx` until the
-/// receiver is dropped. `namespace` None: the whole cluster.
+/// receiver is dropped, and notes what it hears from the server in `live`. `namespace`
+/// None: the whole cluster.
 pub fn spawn_all(
     client: kube::Client,
     namespace: Option<&str>,
+    live: Arc<Liveness>,
     tx: mpsc::Sender<Update>,
 ) -> tokio::task::JoinSet<()> {
     let [sel_old, sel_new] = pod_selectors("");
@@ -271,65 +279,111 @@ pub fn spawn_all(
     // a long-running monitor; what it costs in round trips is paid again on every one.
     let base = watcher::Config::default().page_size(2000);
     set.spawn(run::<CronJobs>(
-        api(&client, namespace),
+        api(&client, namespace, &live, Stream::CronJobs),
         base.clone(),
         Stream::CronJobs,
+        live.clone(),
         tx.clone(),
     ));
     set.spawn(run::<Jobs>(
-        api(&client, namespace),
+        api(&client, namespace, &live, Stream::Jobs),
         base.clone(),
         Stream::Jobs,
+        live.clone(),
         tx.clone(),
     ));
     set.spawn(run::<Pods>(
-        api(&client, namespace),
+        api(&client, namespace, &live, Stream::Pods),
         base.clone().labels(&sel_old),
         Stream::Pods,
+        live.clone(),
         tx.clone(),
     ));
     set.spawn(run::<Pods>(
-        api(&client, namespace),
+        api(&client, namespace, &live, Stream::PodsNewLabel),
         base.clone().labels(&sel_new),
         Stream::PodsNewLabel,
+        live.clone(),
         tx.clone(),
     ));
     set.spawn(run::<Events>(
-        api(&client, namespace),
+        api(&client, namespace, &live, Stream::Events),
         base,
         Stream::Events,
+        live.clone(),
         tx,
     ));
     set
 }
 
-fn api<K: Kind>(client: &kube::Client, namespace: Option<&str>) -> kube::Api<Watched<K>> {
+/// The API of kind `K` through stream `s`'s own view of the client ([`client_for`]).
+fn api<K: Kind>(
+    client: &kube::Client,
+    namespace: Option<&str>,
+    live: &Arc<Liveness>,
+    s: Stream,
+) -> kube::Api<Watched<K>> {
+    let client = client_for(client, live.clone(), s);
     match namespace {
-        Some(ns) => kube::Api::namespaced(client.clone(), ns),
-        None => kube::Api::all(client.clone()),
+        Some(ns) => kube::Api::namespaced(client, ns),
+        None => kube::Api::all(client),
     }
 }
 
-/// One watcher, its events mapped to [`Change`]s. The default backoff keeps it retrying
-/// (an unreachable server, a 403) for as long as the monitor runs.
+/// Whether a watcher error is a watch request refused with HTTP 410 (not the 410 ERROR event
+/// of a 200 stream, which kube's watcher relists on by itself): kube's watcher would retry
+/// the same gone resourceVersion for ever (issue 23, item 11: 0 LISTs in 120 s), so it is
+/// treated like the event: the watcher starts over with a LIST.
+fn gone(e: &watcher::Error) -> bool {
+    matches!(e, watcher::Error::WatchStartFailed(kube::Error::Api(s)) if s.code == 410)
+}
+
+/// One watcher, its events mapped to [`Change`]s. kube's default backoff, started afresh
+/// when the server answers again ([`WatchBackoff`]), keeps it retrying (an unreachable
+/// server, a 403) for as long as the monitor runs.
 async fn run<K: Kind>(
     api: kube::Api<Watched<K>>,
     config: watcher::Config,
     stream: Stream,
+    live: Arc<Liveness>,
     tx: mpsc::Sender<Update>,
 ) {
-    let mut events = watcher::watcher(api, config).default_backoff().boxed();
-    while let Some(item) = events.next().await {
-        let change = match item {
-            Ok(WatchEvent::Init) => Change::Relist,
-            Ok(WatchEvent::InitApply(o)) => Change::Listed(unwrap(o)),
-            Ok(WatchEvent::InitDone) => Change::Synced,
-            Ok(WatchEvent::Apply(o)) => Change::Applied(unwrap(o)),
-            Ok(WatchEvent::Delete(o)) => Change::Deleted(unwrap(o)),
-            Err(e) => failed(&e),
-        };
-        if tx.send(Update { stream, change }).await.is_err() {
-            return;
+    // Waits between watchers started over after a 410 answer: a server that refuses every
+    // watch so must not get a LIST and a WATCH in a tight loop. Reset by a working watch.
+    let mut restarts = watcher::DefaultBackoff::default();
+    loop {
+        let backoff = WatchBackoff::new(live.clone(), stream);
+        let mut events = watcher::watcher(api.clone(), config.clone())
+            .backoff(backoff)
+            .boxed();
+        let mut start_over = false;
+        while let Some(item) = events.next().await {
+            let change = match item {
+                Ok(WatchEvent::Init) => Change::Relist,
+                Ok(WatchEvent::InitApply(o)) => Change::Listed(unwrap(o)),
+                Ok(WatchEvent::InitDone) => Change::Synced,
+                Ok(WatchEvent::Apply(o)) => {
+                    kube::runtime::utils::Backoff::reset(&mut restarts);
+                    Change::Applied(unwrap(o))
+                }
+                Ok(WatchEvent::Delete(o)) => {
+                    kube::runtime::utils::Backoff::reset(&mut restarts);
+                    Change::Deleted(unwrap(o))
+                }
+                Err(e) => {
+                    start_over = gone(&e);
+                    failed(&e, live.heard(stream))
+                }
+            };
+            if tx.send(Update { stream, change }).await.is_err() {
+                return;
+            }
+            if start_over {
+                break;
+            }
+        }
+        if let Some(wait) = restarts.next() {
+            tokio::time::sleep(wait).await;
         }
     }
 }
@@ -338,7 +392,7 @@ fn unwrap<K>(w: Watched<K>) -> Object {
     Arc::try_unwrap(w.object).unwrap_or_else(|shared| (*shared).clone())
 }
 
-fn failed(e: &watcher::Error) -> Change {
+fn failed(e: &watcher::Error, heard: u64) -> Change {
     // kube prints a Status with its Debug form; people want code, reason and message.
     let status = |what: &str, s: &kube::core::Status| {
         let mut m = format!("{what}: {}", s.code);
@@ -360,5 +414,6 @@ fn failed(e: &watcher::Error) -> Change {
     Change::Failed {
         code,
         message: super::config::redact_userinfo(&message),
+        heard,
     }
 }

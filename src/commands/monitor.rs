@@ -36,6 +36,7 @@ pub fn run(a: &MonitorArgs) -> Result<i32, Error> {
         controller_zone: zone,
         version: RwLock::new(flag_version.unwrap_or(KubeVersion::NEWEST)),
         grace_secs: i64::try_from(a.grace.as_secs()).unwrap_or(i64::MAX),
+        stale_after: a.stale_after,
     };
     let rt = cluster::runtime()?;
     rt.block_on(async {
@@ -156,7 +157,7 @@ async fn start(
     // CronJobs ready 4.2–4.7 s -> 3.65–3.9 s; 32,768 was no faster. At most ~8,000 parsed
     // objects wait (tens of MB, only while a list is being read).
     let (tx, rx) = mpsc::channel(8192);
-    let _watchers = watchers::spawn_all(api.client(), ns.as_deref(), tx);
+    let _watchers = watchers::spawn_all(api.client(), ns.as_deref(), shared.liveness.clone(), tx);
     let refresh = {
         let (api, shared) = (api.clone(), shared.clone());
         async move {

@@ -4,7 +4,6 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use doctor::report::Options;
@@ -35,7 +34,9 @@ struct Watches {
     /// Streams between a relist's start and its end: the store holds old and new objects
     /// side by side, so change-driven diagnoses wait for the end (one batch, not one per page).
     relisting: HashSet<Stream>,
-    failing: HashMap<Stream, String>,
+    /// Failing streams: what failed, and how often the stream had heard from the server
+    /// then (see [`Change::Failed`]).
+    failing: HashMap<Stream, (String, u64)>,
     /// Streams answered with 403: their evidence is left out, with a note.
     forbidden: HashMap<Stream, String>,
 }
@@ -45,22 +46,36 @@ impl Watches {
         Stream::ALL.iter().all(|s| self.synced.contains(s))
     }
 
-    /// Why `/readyz` says no (empty: ready).
+    /// Why `/readyz` says no as far as the lists go (empty: all listed). Failing and quiet
+    /// watches are [`Shared::readiness`]'s: whether they are over is known at the HTTP layer,
+    /// not from the updates that reach the engine.
     fn not_ready(&self) -> Vec<String> {
         let mut why: Vec<String> = Stream::ALL
             .iter()
             .filter(|s| !self.synced.contains(s))
             .map(|s| format!("{} not listed yet", s.resource()))
             .collect();
-        let mut failing: Vec<_> = self.failing.iter().collect();
-        failing.sort();
-        why.extend(
-            failing
-                .into_iter()
-                .map(|(s, m)| format!("watch of {} failing: {m}", s.describe())),
-        );
         why.dedup();
         why
+    }
+
+    /// The failing streams, in stream order.
+    fn failing(&self) -> Vec<(Stream, String, u64)> {
+        let mut out: Vec<_> = self
+            .failing
+            .iter()
+            .map(|(s, (m, at))| (*s, m.clone(), *at))
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// The streams that should be hearing from the server: listed and readable.
+    fn watched(&self) -> Vec<Stream> {
+        Stream::ALL
+            .into_iter()
+            .filter(|s| self.synced.contains(s) && !self.forbidden.contains_key(s))
+            .collect()
     }
 }
 
@@ -125,10 +140,10 @@ pub async fn run(
         if why.is_empty() && !started {
             why.push("the first diagnosis is not done yet".into());
         }
-        let ready = why.is_empty();
-        shared.ready.store(ready, Ordering::Relaxed);
-        shared.metrics.ready.set(i64::from(ready));
         *lock(&shared.not_ready) = why;
+        *lock(&shared.failing) = w.failing();
+        *lock(&shared.watched) = w.watched();
+        let _ = shared.ready();
     }
 }
 
@@ -169,7 +184,11 @@ fn handle(
                 return true;
             }
         }
-        Change::Failed { code, message } => {
+        Change::Failed {
+            code,
+            message,
+            heard,
+        } => {
             shared
                 .metrics
                 .watch_restarts
@@ -194,7 +213,11 @@ fn handle(
                 }
                 return false;
             }
-            if w.failing.insert(s, message.clone()).is_none() {
+            // A new failure, or one after the stream heard from the server again, is said;
+            // the retries of the same one are not.
+            let again = w.failing.get(&s).is_none_or(|(_, at)| heard > *at);
+            w.failing.insert(s, (message.clone(), heard));
+            if again {
                 eprintln!(
                     "warning: watch of {} failed, retrying with backoff: {}",
                     s.describe(),

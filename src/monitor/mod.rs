@@ -14,14 +14,16 @@ pub mod store;
 pub mod timers;
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use doctor::replay::KubeVersion;
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
-use crate::cluster::http::ClockSample;
+use crate::cluster::http::{ClockSample, humantime};
+use crate::cluster::liveness::Liveness;
+use crate::cluster::watch::Stream;
 use metrics::{Metrics, Summaries};
 use store::Store;
 
@@ -32,6 +34,9 @@ pub struct Settings {
     /// `--kube-version`, else the server's (set once `/version` answered).
     pub version: RwLock<KubeVersion>,
     pub grace_secs: i64,
+    /// `--stale-after`: a watch that has heard nothing from the API server (no event, no
+    /// bookmark, no list) for longer makes the monitor not ready.
+    pub stale_after: std::time::Duration,
 }
 
 /// "Now" on the API server's clock: our clock plus the offset seen in its last `Date` header.
@@ -64,9 +69,16 @@ pub struct Shared {
     pub store: Mutex<Store>,
     pub summaries: Summaries,
     pub metrics: Metrics,
-    pub ready: AtomicBool,
-    /// Why the monitor is not ready, for `/readyz`'s body.
+    /// What each watch stream hears from the API server (fed under kube's watchers).
+    pub liveness: Arc<Liveness>,
+    /// Why the monitor is not ready as the engine sees it (lists not synced, the first
+    /// diagnosis not done, the server not reached); [`Shared::readiness`] adds the watches.
     pub not_ready: Mutex<Vec<String>>,
+    /// Failing watches: the stream, what failed, and how often it had heard from the server
+    /// then ([`Liveness::heard`]); a failure is over once its stream hears again.
+    pub failing: Mutex<Vec<(Stream, String, u64)>>,
+    /// The streams expected to hear from the server: synced and readable (not 403).
+    pub watched: Mutex<Vec<Stream>>,
     /// Reduced-evidence notes (a 403 on Pods or Events), as `scan` gives them.
     pub notes: Mutex<Vec<String>>,
     /// One `/report` is built at a time: each takes seconds of CPU at scale and a GET of the
@@ -89,11 +101,48 @@ impl Shared {
             store: Mutex::new(Store::new()),
             summaries,
             metrics,
-            ready: AtomicBool::new(false),
+            liveness: Arc::new(Liveness::default()),
             not_ready: Mutex::new(vec!["the initial lists are not synced yet".into()]),
+            failing: Mutex::new(Vec::new()),
+            watched: Mutex::new(Vec::new()),
             notes: Mutex::new(Vec::new()),
             report_gate: tokio::sync::Semaphore::new(1),
         })
+    }
+
+    /// Why the monitor is not ready now (empty: ready): what the engine says, the watches
+    /// that failed and have not heard from the server since, and the watches that have heard
+    /// nothing for longer than `--stale-after`. Worked out on each call, so the answer moves
+    /// with time even when no update wakes the engine (a frozen server sends none).
+    pub fn readiness(&self) -> Vec<String> {
+        let mut why = lock(&self.not_ready).clone();
+        let live = &self.liveness;
+        for (s, message, at) in lock(&self.failing).iter() {
+            if live.heard(*s) <= *at {
+                why.push(format!("watch of {} failing: {message}", s.describe()));
+            }
+        }
+        let bound = self.settings.stale_after;
+        for s in lock(&self.watched).iter() {
+            let quiet = live.silent_for(*s);
+            if quiet > bound {
+                why.push(format!(
+                    "nothing heard from the API server on the watch of {} for {} (--stale-after {})",
+                    s.describe(),
+                    humantime(quiet),
+                    humantime(bound)
+                ));
+            }
+        }
+        why.dedup();
+        why
+    }
+
+    /// [`Shared::readiness`], also set as `cronjob_doctor_ready`.
+    pub fn ready(&self) -> Result<(), Vec<String>> {
+        let why = self.readiness();
+        self.metrics.ready.set(i64::from(why.is_empty()));
+        if why.is_empty() { Ok(()) } else { Err(why) }
     }
 
     pub fn version(&self) -> KubeVersion {

@@ -2,7 +2,6 @@
 //! `scan -o json` document of the current state, built by the same per-CronJob diagnosis).
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 use axum::Router;
 use axum::extract::State;
@@ -34,15 +33,18 @@ pub fn router(shared: Arc<Shared>, api: Api) -> Router {
 }
 
 async fn metrics_handler(State(s): State<AppState>) -> Response {
+    // `cronjob_doctor_ready` as of now: readiness moves with time (a quiet watch), not only
+    // when an update wakes the engine.
+    let _ = s.shared.ready();
     let body = s.shared.metrics.render();
     ([(header::CONTENT_TYPE, metrics::CONTENT_TYPE)], body).into_response()
 }
 
 async fn readyz(State(s): State<AppState>) -> Response {
-    if s.shared.ready.load(Ordering::Relaxed) {
+    let Err(why) = s.shared.ready() else {
         return (StatusCode::OK, "ready\n").into_response();
-    }
-    let why = lock(&s.shared.not_ready).join("; ");
+    };
+    let why = why.join("; ");
     (
         StatusCode::SERVICE_UNAVAILABLE,
         format!("not ready: {}\n", doctor::report::visible::one_line(&why)),

@@ -16,6 +16,7 @@ fn shared_with_examples() -> Arc<Shared> {
         controller_zone: TimeZone::UTC,
         version: RwLock::new(KubeVersion::NEWEST),
         grace_secs: 120,
+        stale_after: std::time::Duration::from_secs(180),
     });
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     let (snapshot, _) = crate::input::load_paths(&[dir.display().to_string()]).into_snapshot();

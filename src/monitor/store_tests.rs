@@ -316,3 +316,45 @@ fn every_key_of_a_namespace_shares_one_copy_of_its_name() {
     assert_eq!(defaults.len(), 2);
     assert!(Arc::ptr_eq(&defaults[0].0, &defaults[1].0));
 }
+
+#[test]
+fn a_job_touches_only_the_cron_job_the_diagnosis_relates_it_to() {
+    // One Job, its controller `backup` and 50 non-controller owners that are CronJobs too:
+    // the diagnosis relates it to `backup` alone (report::index), so an update of it must
+    // re-diagnose `backup` alone (issue 23, item 9: 1,999 owners, 1,999 diagnoses each time).
+    let mut s = Store::new();
+    s.upsert(Stream::CronJobs, Object::CronJob(cron_job("backup")));
+    let mut j = job("shared-job", "backup");
+    for i in 0..50 {
+        let name = format!("other-{i}");
+        s.upsert(Stream::CronJobs, Object::CronJob(cron_job(&name)));
+        let mut o = j.meta.owner_references[0].clone();
+        o.name = name;
+        o.controller = false;
+        j.meta.owner_references.push(o);
+    }
+    assert_eq!(
+        s.upsert(Stream::Jobs, Object::Job(j.clone())),
+        keys(&["backup"])
+    );
+    assert_eq!(
+        s.upsert(Stream::Jobs, Object::Job(j.clone())),
+        keys(&["backup"])
+    );
+    assert_eq!(job_names(&s, "backup"), ["shared-job"]);
+    assert!(job_names(&s, "other-7").is_empty());
+    assert_eq!(
+        s.remove(Stream::Jobs, &Object::Job(j.clone())),
+        keys(&["backup"])
+    );
+    assert!(s.jobs_by_owner.is_empty());
+
+    // No controller: the first CronJob owner, as the diagnosis's "manual" Jobs.
+    j.meta
+        .owner_references
+        .iter_mut()
+        .for_each(|o| o.controller = false);
+    j.meta.owner_references[0].kind = "ConfigMap".into();
+    assert_eq!(s.upsert(Stream::Jobs, Object::Job(j)), keys(&["other-0"]));
+    assert_eq!(job_names(&s, "other-0"), ["shared-job"]);
+}

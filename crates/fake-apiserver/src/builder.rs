@@ -222,6 +222,11 @@ async fn serve(
                 Err(_) => continue,
             },
         };
+        // Down: the connection is closed at once, unanswered (a restarting server's port).
+        if shared.down.load(std::sync::atomic::Ordering::SeqCst) {
+            drop(stream);
+            continue;
+        }
         let _ = stream.set_nodelay(true);
         let kill = Arc::new(Notify::new());
         let svc = TowerToHyperService::new(app.clone().layer(Extension(ConnKill(kill.clone()))));

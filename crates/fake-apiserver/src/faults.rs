@@ -1,6 +1,7 @@
 //! Fault injection: make matching requests fail the way real clusters fail (RBAC denials,
-//! throttling, 500s, slowness, connections cut mid-request), optionally only N times or
-//! only after the first N matching requests (fail page 2 of a paged LIST).
+//! throttling, 500s, slowness, connections cut mid-request, watches that end early or are
+//! refused with 410), optionally only N times or only after the first N matching requests
+//! (fail page 2 of a paged LIST).
 
 use std::time::Duration;
 
@@ -26,6 +27,11 @@ pub enum FaultAction {
     Delay(Duration),
     /// Close the TCP connection without writing a response.
     DropConnection,
+    /// A WATCH answers 200 as usual, then its stream ends cleanly (final chunk) after this
+    /// long; zero: right after the headers, before any event. What a load balancer or an
+    /// overloaded API server that closes streams early looks like to a client. Other
+    /// requests are not affected.
+    EndWatch(Duration),
 }
 
 /// A rule: requests matching `method` and the `path` pattern get `action`.
@@ -83,6 +89,23 @@ impl Fault {
     }
     pub fn drop_connection(method: &str, path: &str) -> Self {
         Self::new(method, path, FaultAction::DropConnection)
+    }
+    /// Watches matching `path` end cleanly `after` their 200 headers (see
+    /// [`FaultAction::EndWatch`]).
+    pub fn end_watch(path: &str, after: Duration) -> Self {
+        Self::new("watch", path, FaultAction::EndWatch(after))
+    }
+    /// A WATCH refused with HTTP 410 `Expired` as the status of the request itself (not as an
+    /// ERROR event in a 200 stream), as some API servers and proxies answer a watch from a
+    /// resourceVersion they no longer have.
+    pub fn gone_watch(path: &str) -> Self {
+        Self::status(
+            "watch",
+            path,
+            410,
+            "Expired",
+            "too old resource version: the requested resourceVersion is gone",
+        )
     }
     /// 410 `Expired`, as the API server answers a `continue` token whose snapshot etcd has
     /// compacted away; fires only on requests that carry a `continue` token.

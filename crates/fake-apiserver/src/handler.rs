@@ -84,7 +84,7 @@ fn fault_error(
             reason,
             message,
         } => status::status(code, &reason, &message, serde_json::json!({})),
-        FaultAction::Delay(_) | FaultAction::DropConnection => {
+        FaultAction::Delay(_) | FaultAction::DropConnection | FaultAction::EndWatch(_) => {
             unreachable!("handled before dispatch")
         }
     }
@@ -231,6 +231,18 @@ pub(crate) async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> R
         faulted: false,
     });
 
+    // A frozen server (a stopped process) takes the request and never gets to it until thawed.
+    shared.thawed().await;
+    // A server that is down: the connection closes unanswered.
+    if shared.down.load(Ordering::SeqCst) {
+        finish_log(&shared, id, 0, true);
+        match parts.extensions.get::<ConnKill>() {
+            Some(k) => k.0.notify_one(),
+            None => return Response::new(Body::empty()),
+        }
+        std::future::pending::<()>().await;
+        unreachable!()
+    }
     let cfg = shared.cfg();
     if !cfg.latency.is_zero() {
         tokio::time::sleep(cfg.latency).await;
@@ -247,6 +259,12 @@ pub(crate) async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> R
         tokio::time::sleep(delay).await;
     }
     let faulted = !delay.is_zero() || action.is_some();
+    // Only a watch can end early; any other request is answered as usual.
+    let (action, end_watch) = match action {
+        Some(FaultAction::EndWatch(after)) if verb == "watch" => (None, Some(after)),
+        Some(FaultAction::EndWatch(_)) => (None, None),
+        other => (other, None),
+    };
     let answer = match action {
         Some(FaultAction::DropConnection) => {
             finish_log(&shared, id, 0, true);
@@ -276,7 +294,7 @@ pub(crate) async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> R
             {
                 let opened = authorize(&ctx, &route, t, &verb, &path).and_then(|()| {
                     let kill = parts.extensions.get::<ConnKill>().cloned();
-                    watch::open(&ctx, shared.clone(), t, kill)
+                    watch::open(&ctx, shared.clone(), t, kill, end_watch)
                 });
                 match opened {
                     Ok(response) => {

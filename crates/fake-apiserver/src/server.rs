@@ -214,6 +214,27 @@ impl FakeApiServer {
         self.inject(Fault::internal_error("watch", "**").once());
     }
 
+    /// Freezes the server as a stopped process (SIGSTOP) is frozen: connections are still
+    /// accepted, but no request is answered and open watches send nothing (no event, no
+    /// bookmark) until [`thaw`](Self::thaw).
+    pub fn freeze(&self) {
+        self.shared.frozen.send_replace(true);
+    }
+    /// Ends a [`freeze`](Self::freeze): waiting requests are answered, watches go on.
+    pub fn thaw(&self) {
+        self.shared.frozen.send_replace(false);
+    }
+    /// Takes the server down (true), as while it restarts: open connections are cut and new
+    /// ones closed unanswered; false brings it back. Combine with
+    /// [`compact_watch_history`](Self::compact_watch_history) for a server that restarts
+    /// with its watch history gone.
+    pub fn set_down(&self, down: bool) {
+        self.shared.down.store(down, Ordering::SeqCst);
+        if down {
+            self.drop_watches();
+        }
+    }
+
     pub fn inject(&self, fault: Fault) {
         lock(&self.shared.faults).push(fault.into());
     }

@@ -15,7 +15,7 @@ use jiff::Timestamp;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::Duration;
 
@@ -57,6 +57,10 @@ pub(crate) struct Shared {
     /// Writes made to connection streams (see `conn::CountWrites`).
     pub writes: Arc<AtomicU64>,
     pub watches: Watches,
+    /// Frozen (true): requests and watch streams wait, as with a stopped (SIGSTOP) process.
+    pub frozen: tokio::sync::watch::Sender<bool>,
+    /// Down: every connection is closed unanswered, as while the server restarts.
+    pub down: AtomicBool,
 }
 
 /// A poisoned lock only means another handler panicked; the data is still what it was, and
@@ -79,7 +83,14 @@ impl Shared {
                 drop_all: tokio::sync::watch::channel(0).0,
                 expire_next: AtomicU32::new(0),
             },
+            frozen: tokio::sync::watch::channel(false).0,
+            down: AtomicBool::new(false),
         }
+    }
+    /// Returns once the server is not frozen.
+    pub async fn thawed(&self) {
+        let mut rx = self.frozen.subscribe();
+        let _ = rx.wait_for(|f| !*f).await;
     }
     pub fn read(&self) -> RwLockReadGuard<'_, Store> {
         self.store.read().unwrap_or_else(|e| e.into_inner())

@@ -63,6 +63,9 @@ struct Spec {
     metadata_only: bool,
     bookmarks: bool,
     deadline: Option<Instant>,
+    /// An injected early end ([`crate::FaultAction::EndWatch`]): the stream ends then,
+    /// sending nothing more, even what it has not sent yet.
+    end_at: Option<Instant>,
 }
 
 impl Spec {
@@ -196,6 +199,7 @@ pub(crate) fn open(
     shared: Arc<Shared>,
     t: &Target,
     kill: Option<ConnKill>,
+    end_after: Option<Duration>,
 ) -> Result<Response, ApiError> {
     let (labels, fields) = selectors(ctx, t)?;
     let requested = match ctx.param("resourceVersion").unwrap_or_default() {
@@ -254,6 +258,7 @@ pub(crate) fn open(
         metadata_only: metadata_only(ctx),
         bookmarks,
         deadline: timeout.map(|s| Instant::now() + Duration::from_secs(s)),
+        end_at: end_after.map(|d| Instant::now() + d),
     };
     let expire = shared
         .watches
@@ -335,7 +340,16 @@ async fn stream(
     let period = bookmark_interval.max(Duration::from_millis(1));
     let mut ticks = tokio::time::interval_at(Instant::now() + period, period);
     let mut bookmark_due = false;
+    let mut frozen = shared.frozen.subscribe();
     loop {
+        // Frozen: nothing is sent (no catch-up, no bookmark) until thawed.
+        tokio::select! {
+            _ = frozen.wait_for(|f| !*f) => {}
+            _ = tx.closed() => return,
+        }
+        if spec.end_at.is_some_and(|end| Instant::now() >= end) {
+            return;
+        }
         let caught_up = {
             let store = shared.read();
             changes.mark_unchanged();
@@ -359,8 +373,12 @@ async fn stream(
         if expired {
             return;
         }
-        let deadline = spec.deadline;
+        let deadline = match (spec.deadline, spec.end_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         tokio::select! {
+            _ = frozen.wait_for(|f| *f) => {}
             r = changes.changed() => if r.is_err() { return },
             _ = ticks.tick(), if spec.bookmarks => bookmark_due = true,
             _ = async {

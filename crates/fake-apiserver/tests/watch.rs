@@ -644,3 +644,111 @@ async fn a_running_clock_moves_the_date_header() {
         "2026-05-01T02:00:00Z".parse::<jiff::Timestamp>().unwrap()
     );
 }
+
+#[tokio::test]
+async fn injected_watch_faults_end_refuse_freeze_and_take_the_server_down() {
+    use fake_apiserver::Fault;
+    let server = FakeApiServer::builder()
+        .objects(world())
+        .bookmark_interval(Duration::from_millis(50))
+        .start()
+        .await
+        .unwrap();
+    let client = client_for(&server, None).await;
+    let rv = server.resource_version();
+    let path = format!(
+        "/apis/batch/v1/cronjobs?watch=1&resourceVersion={rv}&allowWatchBookmarks=true&timeoutSeconds=5"
+    );
+
+    // Ended right after the headers: 200, no line at all, long before timeoutSeconds.
+    server.inject(Fault::end_watch("**", Duration::ZERO).once());
+    let started = Instant::now();
+    let (status, lines) = watch_lines(&client, &path).await;
+    assert_eq!((status, lines.len()), (200, 0), "{lines:?}");
+    assert!(started.elapsed() < Duration::from_secs(2));
+    // Ended after a while: the bookmarks of that while, then a clean end.
+    server.inject(Fault::end_watch("**", Duration::from_millis(400)).once());
+    let started = Instant::now();
+    let (status, lines) = watch_lines(&client, &path).await;
+    assert_eq!(status, 200);
+    assert!(!lines.is_empty() && lines.iter().all(|l| l["type"] == "BOOKMARK"));
+    assert!(started.elapsed() < Duration::from_secs(2));
+    // A LIST is not a watch: the fault leaves it alone.
+    server.inject(Fault::end_watch("**", Duration::ZERO).once());
+    let api: Api<CronJob> = Api::all(client.clone());
+    assert!(
+        !api.list(&ListParams::default())
+            .await
+            .unwrap()
+            .items
+            .is_empty()
+    );
+    server.clear_faults();
+
+    // 410 as the status of the watch request itself.
+    server.inject(Fault::gone_watch("**").once());
+    let err = api
+        .watch(&WatchParams::default().timeout(1), &rv.to_string())
+        .await
+        .err()
+        .expect("refused");
+    match err {
+        kube::Error::Api(s) => assert_eq!((s.code, s.reason.as_str()), (410, "Expired")),
+        other => panic!("{other:?}"),
+    }
+
+    // Frozen: a request waits, an open watch sends nothing; thawed, both go on.
+    let stream = api
+        .watch(&WatchParams::default().timeout(5), &rv.to_string())
+        .await
+        .unwrap();
+    let mut stream = Box::pin(stream);
+    assert!(
+        stream.next().await.is_some(),
+        "a bookmark before the freeze"
+    );
+    server.freeze();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let silent = tokio::time::timeout(Duration::from_millis(400), stream.next()).await;
+    assert!(silent.is_err(), "nothing while frozen: {silent:?}");
+    let list = tokio::spawn({
+        let api = api.clone();
+        async move {
+            api.list(&ListParams::default())
+                .await
+                .map(|l| l.items.len())
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!list.is_finished(), "a request waits while frozen");
+    server.thaw();
+    assert!(list.await.unwrap().unwrap() > 0);
+    assert!(stream.next().await.is_some(), "bookmarks again once thawed");
+
+    // Down: open watches are cut, new requests get no answer; back up, all is served.
+    server.set_down(true);
+    let cut = tokio::time::timeout(Duration::from_secs(2), async {
+        while let Some(item) = stream.next().await {
+            if item.is_err() {
+                return true;
+            }
+        }
+        true
+    })
+    .await;
+    assert_eq!(cut, Ok(true), "the open watch ends");
+    assert!(api.list(&ListParams::default()).await.is_err());
+    server.set_down(false);
+    assert!(api.list(&ListParams::default()).await.is_ok());
+}
+
+#[tokio::test]
+async fn the_fan_out_generator_loads() {
+    let server = FakeApiServer::start(fake_apiserver::generate::owner_fan_out("ops", 20)).await;
+    assert_eq!(server.count("cronjobs"), 20);
+    let job = server.object("jobs", "ops", "fan-out").unwrap();
+    assert_eq!(
+        job["metadata"]["ownerReferences"].as_array().unwrap().len(),
+        20
+    );
+}

@@ -11,8 +11,11 @@
 
 mod cronjob;
 mod events;
+mod fan_out;
 mod jobs;
 mod pods;
+
+pub use fan_out::owner_fan_out;
 
 use crate::store::{splitmix, uid_for};
 use jiff::Timestamp;
