@@ -91,6 +91,24 @@ mod tests {
         assert_eq!(v["status"], "deleted");
     }
 
+    /// A BEL or a Unicode line/paragraph separator in a name or headline is escaped like
+    /// every other control character: a text line stays one line on every viewer.
+    #[test]
+    fn text_lines_escape_control_bytes_and_line_separators() {
+        let now: Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
+        let k = ("ops\u{7}".into(), "back\u{2028}up".to_string());
+        let s = summary(Health::Error, "has not run\u{2029}forged line\u{7}");
+        let line = text(now, &k, Some(&s));
+        assert_eq!(
+            line,
+            "2026-11-20T12:00:00Z ops\\a/back\\u{2028}up error: has not run\\u{2029}forged line\\a"
+        );
+        assert_eq!(
+            text(now, &k, None),
+            "2026-11-20T12:00:00Z ops\\a/back\\u{2028}up deleted"
+        );
+    }
+
     #[test]
     fn only_status_or_findings_changes_make_a_line() {
         let a = summary(Health::Error, "next run in 3h");
