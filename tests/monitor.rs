@@ -649,3 +649,68 @@ fn a_stuck_run_is_a_finding_and_the_last_runs_numbers_follow_the_watch() {
     let (code, _) = m.terminate();
     assert_eq!(code, Some(0));
 }
+
+// Issue 23, items 7, 8 and 12: the limits of the HTTP endpoints (docs/monitor.md, "Limits of
+// the HTTP endpoints"), gzip on /metrics, and SIGTERM with a stdout nobody reads.
+
+/// `n` CronJobs in `ops` (names long enough to make the lines and the report sizeable).
+fn many_cron_jobs(n: usize) -> Live {
+    let one = |i: usize| {
+        format!(
+            "apiVersion: batch/v1\nkind: CronJob\nmetadata: {{name: nightly-export-{i:04}, namespace: ops, creationTimestamp: '2026-01-01T00:00:00Z'}}\nspec:\n  schedule: '0 3 * * *'\n  jobTemplate: {{spec: {{template: {{spec: {{restartPolicy: Never, containers: [{{name: c, image: i}}]}}}}}}}}\n"
+        )
+    };
+    let yaml: Vec<String> = (0..n).map(one).collect();
+    Live::yaml(&yaml.join("---\n"), Some("ops"))
+}
+
+/// Item 12: SIGTERM ends a monitor whose stdout pipe is full (nobody reads it), promptly, and
+/// what reached the pipe is whole JSON lines.
+#[test]
+fn sigterm_ends_a_monitor_whose_stdout_is_full_with_whole_json_lines() {
+    let live = many_cron_jobs(600);
+    let mut m = Monitor::start(&live, &["-A", "-o", "json"]);
+    // 600 lines of ~250 bytes: far more than the 64 KiB a pipe holds.
+    m.wait_for("/metrics", Duration::from_secs(30), |_, b| {
+        b.contains(r#"cronjob="nightly-export-0599""#)
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let mut stdout = m.child.stdout.take().unwrap();
+    let pid = m.child.id().to_string();
+    let sent = Instant::now();
+    assert!(
+        std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let code = loop {
+        if let Some(st) = m.child.try_wait().unwrap() {
+            break st.code();
+        }
+        assert!(
+            sent.elapsed() < Duration::from_secs(10),
+            "no exit within 10 s of SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let took = sent.elapsed();
+    assert_eq!(code, Some(0));
+    assert!(
+        took < Duration::from_secs(4),
+        "exited {took:?} after SIGTERM"
+    );
+    let mut out = String::new();
+    stdout.read_to_string(&mut out).unwrap();
+    assert!(out.len() > 10_000, "{} bytes", out.len());
+    assert!(
+        out.ends_with('\n'),
+        "a line cut: {:?}",
+        &out[out.len() - 80..]
+    );
+    for line in out.lines() {
+        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        assert_eq!(v["namespace"], "ops");
+    }
+}

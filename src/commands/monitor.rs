@@ -13,7 +13,7 @@ use crate::cli::{MonitorArgs, MonitorFormat};
 use crate::cluster::{self, http::Api, watch as watchers};
 use crate::error::{Error, exit};
 use crate::monitor::engine::{self, Output};
-use crate::monitor::{Settings, Shared, server};
+use crate::monitor::{Settings, Shared, lines, server};
 
 /// How often the server's clock is read again (one `GET /version`): the offset drifts only
 /// as fast as the two clocks do.
@@ -87,6 +87,9 @@ pub fn run(a: &MonitorArgs) -> Result<i32, Error> {
         tasks.abort_all();
         Ok::<_, Error>(())
     })?;
+    // The status lines still queued get a moment to reach a reader that is still reading;
+    // a line under way is written whole or not at all (`lines::print`).
+    lines::finish(Duration::from_secs(1));
     // The watchers' connections are dropped with the runtime, without waiting for them.
     rt.shutdown_background();
     Ok(exit::OK)
