@@ -664,6 +664,70 @@ fn many_cron_jobs(n: usize) -> Live {
     Live::yaml(&yaml.join("---\n"), Some("ops"))
 }
 
+/// Item 8: requests whose headers never end are closed after the header timeout (5 s), a
+/// kept-alive connection with no new request after the same time, and a connection beyond
+/// the cap (256) waits for a slot instead of taking a descriptor: /healthz, asked after 300
+/// half-sent requests, is queued, then answered once they are closed.
+#[test]
+fn half_sent_requests_are_closed_and_a_connection_beyond_the_cap_waits() {
+    let live = examples();
+    let m = synced_and_ready(&live);
+    let mut idle = TcpStream::connect(&m.addr).unwrap();
+    idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: monitor\r\n\r\n")
+        .unwrap();
+    let mut held: Vec<TcpStream> = (0..300)
+        .map(|_| {
+            let mut s = TcpStream::connect(&m.addr).unwrap();
+            s.write_all(b"GET /metrics HTTP/1.1\r\nHost: monitor\r\n")
+                .unwrap();
+            s
+        })
+        .collect();
+    let opened = Instant::now();
+    let mut probe = TcpStream::connect(&m.addr).unwrap();
+    probe
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: monitor\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    probe
+        .set_read_timeout(Some(Duration::from_millis(500)))
+        .unwrap();
+    let mut first = [0u8; 1];
+    let queued = probe.read(&mut first);
+    assert!(
+        matches!(&queued, Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)),
+        "answered at once beyond the cap: {queued:?}"
+    );
+    probe
+        .set_read_timeout(Some(Duration::from_secs(15)))
+        .unwrap();
+    let mut answer = String::new();
+    probe.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // Every half-sent request and the idle kept-alive connection are closed by the monitor
+    // (end of stream or reset), all within the deadline.
+    let deadline = opened + Duration::from_secs(15);
+    for s in held.iter_mut().chain([&mut idle]) {
+        let left = deadline
+            .saturating_duration_since(Instant::now())
+            .max(Duration::from_millis(10));
+        s.set_read_timeout(Some(left)).unwrap();
+        let mut rest = Vec::new();
+        if let Err(e) = s.read_to_end(&mut rest) {
+            assert!(
+                !matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ),
+                "still open after {:?}: {e}",
+                opened.elapsed()
+            );
+        }
+    }
+    assert_eq!(m.get("/healthz").unwrap().0, 200);
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+}
+
 /// Item 12: SIGTERM ends a monitor whose stdout pipe is full (nobody reads it), promptly, and
 /// what reached the pipe is whole JSON lines.
 #[test]

@@ -13,7 +13,7 @@ use crate::cli::{MonitorArgs, MonitorFormat};
 use crate::cluster::{self, http::Api, watch as watchers};
 use crate::error::{Error, exit};
 use crate::monitor::engine::{self, Output};
-use crate::monitor::{Settings, Shared, lines, server};
+use crate::monitor::{Settings, Shared, lines, listen, server};
 
 /// How often the server's clock is read again (one `GET /version`): the offset drifts only
 /// as fast as the two clocks do.
@@ -55,18 +55,9 @@ pub fn run(a: &MonitorArgs) -> Result<i32, Error> {
         let mut tasks = tokio::task::JoinSet::new();
         if let Some(listener) = listener {
             let app = server::router(shared.clone(), api.clone());
-            let mut stop = stop_rx.clone();
-            tasks.spawn(async move {
-                let graceful = async move {
-                    let _ = stop.wait_for(|s| *s).await;
-                };
-                if let Err(e) = axum::serve(listener, app)
-                    .with_graceful_shutdown(graceful)
-                    .await
-                {
-                    eprintln!("error: the HTTP server stopped: {e}");
-                }
-            });
+            let stop = stop_rx.clone();
+            let cap = listen::max_connections();
+            tasks.spawn(listen::serve(listener, app, cap, stop));
         }
         let output = lines_output(a.listen.is_some(), a.output);
         tasks.spawn(start(

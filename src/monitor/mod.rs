@@ -7,6 +7,7 @@
 pub mod engine;
 pub mod evaluate;
 pub mod lines;
+pub mod listen;
 pub mod metrics;
 pub mod packed;
 pub mod server;
