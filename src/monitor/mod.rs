@@ -70,9 +70,10 @@ pub struct Shared {
     pub not_ready: Mutex<Vec<String>>,
     /// Reduced-evidence notes (a 403 on Pods or Events), as `scan` gives them.
     pub notes: Mutex<Vec<String>>,
-    /// One `/report` is built at a time: each takes seconds of CPU at scale and a GET of the
-    /// API server's clock, so concurrent callers (a loop, a mis-set probe) would otherwise
-    /// multiply both. The others wait their turn in the queue of this one permit.
+    /// At most [`server::MAX_REPORTS`] `/report`s are built and sent at a time: each takes
+    /// seconds of CPU at scale, so concurrent callers (a loop, a mis-set probe) would
+    /// otherwise multiply it. The others wait their turn in the queue of these permits, for
+    /// at most [`server::REPORT_WAIT`].
     pub report_gate: tokio::sync::Semaphore,
 }
 
@@ -93,7 +94,7 @@ impl Shared {
             ready: AtomicBool::new(false),
             not_ready: Mutex::new(vec!["the initial lists are not synced yet".into()]),
             notes: Mutex::new(Vec::new()),
-            report_gate: tokio::sync::Semaphore::new(1),
+            report_gate: tokio::sync::Semaphore::new(server::MAX_REPORTS),
         })
     }
 
