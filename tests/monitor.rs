@@ -880,6 +880,52 @@ fn half_sent_requests_are_closed_and_a_connection_beyond_the_cap_waits() {
     assert_eq!(code, Some(0));
 }
 
+/// Item 12: `Accept-Encoding: gzip` gets the exposition gzip-encoded, the same series.
+#[test]
+fn metrics_are_gzipped_for_a_scraper_that_accepts_it() {
+    let live = examples();
+    let m = synced_and_ready(&live);
+    let mut s = TcpStream::connect(&m.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    s.write_all(
+        b"GET /metrics HTTP/1.1\r\nHost: monitor\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n",
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let head = String::from_utf8_lossy(&raw[..split]).to_ascii_lowercase();
+    assert!(head.contains("content-encoding: gzip"), "{head}");
+    let gz = &raw[split + 4..];
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(gz)
+        .read_to_string(&mut text)
+        .unwrap();
+    let (_, plain) = m.get("/metrics").unwrap();
+    assert!(
+        gz.len() < plain.len() / 2,
+        "{} of {}",
+        gz.len(),
+        plain.len()
+    );
+    // The per-CronJob series and every HELP/TYPE line are the same (the monitor's own
+    // counters may move between the two scrapes).
+    let stable = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| l.starts_with('#') || l.contains("{namespace="))
+            .map(str::to_string)
+            .collect()
+    };
+    assert!(
+        stable(&text)
+            .iter()
+            .any(|l| l.contains("cronjob=\"backup\""))
+    );
+    assert_eq!(stable(&text), stable(&plain));
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+}
+
 /// Item 12: SIGTERM ends a monitor whose stdout pipe is full (nobody reads it), promptly, and
 /// what reached the pipe is whole JSON lines.
 #[test]

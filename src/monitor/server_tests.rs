@@ -118,3 +118,18 @@ fn reports_wait_for_a_free_turn() {
         }
     });
 }
+
+#[test]
+fn gzip_is_sent_when_accept_encoding_takes_it() {
+    let with = |v: &str| {
+        let mut h = HeaderMap::new();
+        h.insert(header::ACCEPT_ENCODING, v.parse().unwrap());
+        accepts_gzip(&h)
+    };
+    assert!(with("gzip"));
+    assert!(with("identity, GZIP;q=0.5"));
+    assert!(with("*"));
+    assert!(!with("gzip;q=0"));
+    assert!(!with("br, deflate"));
+    assert!(!accepts_gzip(&HeaderMap::new()));
+}
