@@ -57,11 +57,30 @@ impl Monitor {
             "GET {path} HTTP/1.1\r\nHost: monitor\r\nConnection: close\r\n\r\n"
         )
         .ok()?;
-        let mut raw = String::new();
-        s.read_to_string(&mut raw).ok()?;
-        let (head, body) = raw.split_once("\r\n\r\n")?;
+        let mut raw = Vec::new();
+        s.read_to_end(&mut raw).ok()?;
+        let split = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
+        let head = String::from_utf8_lossy(&raw[..split]);
         let code = head.split_whitespace().nth(1)?.parse().ok()?;
-        Some((code, body.to_string()))
+        let mut body = &raw[split + 4..];
+        // `/report` is streamed: chunked, unless the request was HTTP/1.0.
+        if !head
+            .to_ascii_lowercase()
+            .contains("transfer-encoding: chunked")
+        {
+            return Some((code, String::from_utf8_lossy(body).into_owned()));
+        }
+        let mut whole = Vec::new();
+        loop {
+            let eol = body.windows(2).position(|w| w == b"\r\n")?;
+            let size =
+                usize::from_str_radix(std::str::from_utf8(&body[..eol]).ok()?.trim(), 16).ok()?;
+            if size == 0 {
+                return Some((code, String::from_utf8_lossy(&whole).into_owned()));
+            }
+            whole.extend_from_slice(body.get(eol + 2..eol + 2 + size)?);
+            body = body.get(eol + 4 + size..)?;
+        }
     }
 
     /// Poll `path` until `ok(code, body)`, for at most `within`.
@@ -864,4 +883,312 @@ fn a_watch_refused_with_http_410_relists() {
     );
     let (code, _) = m.terminate();
     assert_eq!(code, Some(0));
+}
+
+// Issue 23, items 7, 8 and 12: the limits of the HTTP endpoints (docs/monitor.md, "Limits of
+// the HTTP endpoints"), gzip on /metrics, and SIGTERM with a stdout nobody reads.
+
+/// `n` CronJobs in `ops` (names long enough to make the lines and the report sizeable).
+fn many_cron_jobs(n: usize) -> Live {
+    let one = |i: usize| {
+        format!(
+            "apiVersion: batch/v1\nkind: CronJob\nmetadata: {{name: nightly-export-{i:04}, namespace: ops, creationTimestamp: '2026-01-01T00:00:00Z'}}\nspec:\n  schedule: '0 3 * * *'\n  jobTemplate: {{spec: {{template: {{spec: {{restartPolicy: Never, containers: [{{name: c, image: i}}]}}}}}}}}\n"
+        )
+    };
+    let yaml: Vec<String> = (0..n).map(one).collect();
+    Live::yaml(&yaml.join("---\n"), Some("ops"))
+}
+
+/// A connection to `addr` whose receive buffer is a few KiB, so that a response it does not
+/// read stays with the sender instead of filling megabytes of socket buffers.
+fn small_window(addr: &str) -> TcpStream {
+    use std::os::fd::FromRawFd;
+    let addr: std::net::SocketAddrV4 = addr.parse().unwrap();
+    // SAFETY: a fresh socket, options and connect with valid pointers to local values; the
+    // descriptor is owned by the TcpStream from then on.
+    unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM, 0);
+        assert!(fd >= 0);
+        let size: libc::c_int = 4096;
+        libc::setsockopt(
+            fd,
+            libc::SOL_SOCKET,
+            libc::SO_RCVBUF,
+            (&size as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        );
+        let sa = libc::sockaddr_in {
+            sin_family: libc::AF_INET as libc::sa_family_t,
+            sin_port: addr.port().to_be(),
+            sin_addr: libc::in_addr {
+                s_addr: u32::from(*addr.ip()).to_be(),
+            },
+            sin_zero: [0; 8],
+        };
+        let r = libc::connect(
+            fd,
+            (&sa as *const libc::sockaddr_in).cast(),
+            std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
+        );
+        assert_eq!(r, 0, "{}", std::io::Error::last_os_error());
+        TcpStream::from_raw_fd(fd)
+    }
+}
+
+/// Item 7: `/report`s beyond the bound (2 in progress) are answered 503 instead of each
+/// pinning a whole rendered document; two clients that ask and do not read hold their turns
+/// (their reports wait, streamed, a few chunks ahead), and hand them back once they go.
+#[test]
+fn slow_report_readers_hold_at_most_the_report_bound() {
+    let live = many_cron_jobs(600);
+    let m = Monitor::start(&live, &["-A"]);
+    m.wait_for("/readyz", Duration::from_secs(30), |c, _| c == 200);
+    m.wait_for("/metrics", Duration::from_secs(30), |_, b| {
+        b.contains(r#"cronjob="nightly-export-0599""#)
+    });
+    let slow: Vec<TcpStream> = (0..2)
+        .map(|_| {
+            let mut s = small_window(&m.addr);
+            s.write_all(b"GET /report HTTP/1.1\r\nHost: monitor\r\n\r\n")
+                .unwrap();
+            s
+        })
+        .collect();
+    // Both have their turn (the report starts streaming) before the third asks.
+    for s in &slow {
+        let mut s = s;
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        let mut head = [0u8; 12];
+        s.read_exact(&mut head).unwrap();
+        assert_eq!(&head, b"HTTP/1.1 200");
+    }
+    let (code, body) = m.get("/report").expect("an answer within the wait");
+    assert_eq!(code, 503, "{}", &body[..body.len().min(200)]);
+    assert!(body.contains("too many /report requests"), "{body}");
+    drop(slow);
+    // Their turns come back: a new report starts (its head is enough).
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let mut s = TcpStream::connect(&m.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+        s.write_all(b"GET /report HTTP/1.1\r\nHost: monitor\r\nConnection: close\r\n\r\n")
+            .unwrap();
+        let mut head = [0u8; 12];
+        s.read_exact(&mut head).unwrap();
+        if &head == b"HTTP/1.1 200" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no turn came back");
+    }
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+}
+
+/// Item 7: many `/report`s share one read of the server's clock (GET /version at most once a
+/// second), and a server that hangs holds a report up only for the bounded clock read.
+#[test]
+fn reports_share_the_clock_read_and_a_hung_server_does_not_hold_them() {
+    let live = examples();
+    let m = synced_and_ready(&live);
+    let versions = || {
+        live.lines()
+            .iter()
+            .filter(|l| l.starts_with("GET /version"))
+            .count()
+    };
+    let before = versions();
+    let start = Instant::now();
+    let answers: Vec<Option<(u16, String)>> = std::thread::scope(|sc| {
+        let asks: Vec<_> = (0..20).map(|_| sc.spawn(|| m.get("/report"))).collect();
+        asks.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let took = start.elapsed();
+    for a in &answers {
+        let (code, body) = a.as_ref().expect("an answer");
+        assert_eq!(*code, 200);
+        serde_json::from_str::<Value>(body).expect("a whole report");
+    }
+    let calls = versions() - before;
+    assert!(
+        calls as u64 <= took.as_secs() + 2,
+        "{calls} GET /version for 20 reports in {took:?}"
+    );
+
+    // The server stops answering /version: a report waits 2 s for the clock, not 30.
+    live.server
+        .inject(Fault::delay("GET", "/version", Duration::from_secs(30)));
+    std::thread::sleep(Duration::from_millis(1100));
+    let start = Instant::now();
+    let (code, body) = m.get("/report").expect("an answer");
+    assert_eq!(code, 200);
+    serde_json::from_str::<Value>(&body).expect("a whole report");
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
+    live.server.clear_faults();
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+}
+
+/// Item 8: requests whose headers never end are closed after the header timeout (5 s), a
+/// kept-alive connection with no new request after the same time, and a connection beyond
+/// the cap (256) waits for a slot instead of taking a descriptor: /healthz, asked after 300
+/// half-sent requests, is queued, then answered once they are closed.
+#[test]
+fn half_sent_requests_are_closed_and_a_connection_beyond_the_cap_waits() {
+    let live = examples();
+    let m = synced_and_ready(&live);
+    let mut idle = TcpStream::connect(&m.addr).unwrap();
+    idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: monitor\r\n\r\n")
+        .unwrap();
+    let mut held: Vec<TcpStream> = (0..300)
+        .map(|_| {
+            let mut s = TcpStream::connect(&m.addr).unwrap();
+            s.write_all(b"GET /metrics HTTP/1.1\r\nHost: monitor\r\n")
+                .unwrap();
+            s
+        })
+        .collect();
+    let opened = Instant::now();
+    let mut probe = TcpStream::connect(&m.addr).unwrap();
+    probe
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: monitor\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    probe
+        .set_read_timeout(Some(Duration::from_millis(500)))
+        .unwrap();
+    let mut first = [0u8; 1];
+    let queued = probe.read(&mut first);
+    assert!(
+        matches!(&queued, Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)),
+        "answered at once beyond the cap: {queued:?}"
+    );
+    probe
+        .set_read_timeout(Some(Duration::from_secs(15)))
+        .unwrap();
+    let mut answer = String::new();
+    probe.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // Every half-sent request and the idle kept-alive connection are closed by the monitor
+    // (end of stream or reset), all within the deadline.
+    let deadline = opened + Duration::from_secs(15);
+    for s in held.iter_mut().chain([&mut idle]) {
+        let left = deadline
+            .saturating_duration_since(Instant::now())
+            .max(Duration::from_millis(10));
+        s.set_read_timeout(Some(left)).unwrap();
+        let mut rest = Vec::new();
+        if let Err(e) = s.read_to_end(&mut rest) {
+            assert!(
+                !matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ),
+                "still open after {:?}: {e}",
+                opened.elapsed()
+            );
+        }
+    }
+    assert_eq!(m.get("/healthz").unwrap().0, 200);
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+}
+
+/// Item 12: `Accept-Encoding: gzip` gets the exposition gzip-encoded, the same series.
+#[test]
+fn metrics_are_gzipped_for_a_scraper_that_accepts_it() {
+    let live = examples();
+    let m = synced_and_ready(&live);
+    let mut s = TcpStream::connect(&m.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    s.write_all(
+        b"GET /metrics HTTP/1.1\r\nHost: monitor\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n",
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let head = String::from_utf8_lossy(&raw[..split]).to_ascii_lowercase();
+    assert!(head.contains("content-encoding: gzip"), "{head}");
+    let gz = &raw[split + 4..];
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(gz)
+        .read_to_string(&mut text)
+        .unwrap();
+    let (_, plain) = m.get("/metrics").unwrap();
+    assert!(
+        gz.len() < plain.len() / 2,
+        "{} of {}",
+        gz.len(),
+        plain.len()
+    );
+    // The per-CronJob series and every HELP/TYPE line are the same (the monitor's own
+    // counters may move between the two scrapes).
+    let stable = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| l.starts_with('#') || l.contains("{namespace="))
+            .map(str::to_string)
+            .collect()
+    };
+    assert!(
+        stable(&text)
+            .iter()
+            .any(|l| l.contains("cronjob=\"backup\""))
+    );
+    assert_eq!(stable(&text), stable(&plain));
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
+}
+
+/// Item 12: SIGTERM ends a monitor whose stdout pipe is full (nobody reads it), promptly, and
+/// what reached the pipe is whole JSON lines.
+#[test]
+fn sigterm_ends_a_monitor_whose_stdout_is_full_with_whole_json_lines() {
+    let live = many_cron_jobs(600);
+    let mut m = Monitor::start(&live, &["-A", "-o", "json"]);
+    // 600 lines of ~250 bytes: far more than the 64 KiB a pipe holds.
+    m.wait_for("/metrics", Duration::from_secs(30), |_, b| {
+        b.contains(r#"cronjob="nightly-export-0599""#)
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let mut stdout = m.child.stdout.take().unwrap();
+    let pid = m.child.id().to_string();
+    let sent = Instant::now();
+    assert!(
+        std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let code = loop {
+        if let Some(st) = m.child.try_wait().unwrap() {
+            break st.code();
+        }
+        assert!(
+            sent.elapsed() < Duration::from_secs(10),
+            "no exit within 10 s of SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let took = sent.elapsed();
+    assert_eq!(code, Some(0));
+    assert!(
+        took < Duration::from_secs(4),
+        "exited {took:?} after SIGTERM"
+    );
+    let mut out = String::new();
+    stdout.read_to_string(&mut out).unwrap();
+    assert!(out.len() > 10_000, "{} bytes", out.len());
+    assert!(
+        out.ends_with('\n'),
+        "a line cut: {:?}",
+        &out[out.len() - 80..]
+    );
+    for line in out.lines() {
+        let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        assert_eq!(v["namespace"], "ops");
+    }
 }

@@ -13,7 +13,7 @@ use crate::cli::{MonitorArgs, MonitorFormat};
 use crate::cluster::{self, http::Api, watch as watchers};
 use crate::error::{Error, exit};
 use crate::monitor::engine::{self, Output};
-use crate::monitor::{Settings, Shared, server};
+use crate::monitor::{Settings, Shared, lines, listen, server};
 
 /// How often the server's clock is read again (one `GET /version`): the offset drifts only
 /// as fast as the two clocks do.
@@ -56,18 +56,9 @@ pub fn run(a: &MonitorArgs) -> Result<i32, Error> {
         let mut tasks = tokio::task::JoinSet::new();
         if let Some(listener) = listener {
             let app = server::router(shared.clone(), api.clone());
-            let mut stop = stop_rx.clone();
-            tasks.spawn(async move {
-                let graceful = async move {
-                    let _ = stop.wait_for(|s| *s).await;
-                };
-                if let Err(e) = axum::serve(listener, app)
-                    .with_graceful_shutdown(graceful)
-                    .await
-                {
-                    eprintln!("error: the HTTP server stopped: {e}");
-                }
-            });
+            let stop = stop_rx.clone();
+            let cap = listen::max_connections();
+            tasks.spawn(listen::serve(listener, app, cap, stop));
         }
         let output = lines_output(a.listen.is_some(), a.output);
         tasks.spawn(start(
@@ -88,6 +79,9 @@ pub fn run(a: &MonitorArgs) -> Result<i32, Error> {
         tasks.abort_all();
         Ok::<_, Error>(())
     })?;
+    // The status lines still queued get a moment to reach a reader that is still reading;
+    // a line under way is written whole or not at all (`lines::print`).
+    lines::finish(Duration::from_secs(1));
     // The watchers' connections are dropped with the runtime, without waiting for them.
     rt.shutdown_background();
     Ok(exit::OK)

@@ -304,12 +304,9 @@ fn diagnose(shared: &Shared, timers: &mut Timers, keys: BTreeSet<Key>, output: O
     m.last_evaluation
         .set(jiff::Timestamp::now().as_millisecond() as f64 / 1000.0);
     if !out.is_empty() {
-        // A reader that went away (`| head`) is not the monitor's problem: it goes on serving.
-        use std::io::Write;
-        let mut stdout = std::io::stdout().lock();
-        let _ = stdout
-            .write_all(out.as_bytes())
-            .and_then(|_| stdout.flush());
+        // Printed on a thread of its own, whole lines only: a stdout nobody reads holds up
+        // neither the engine nor SIGTERM (lines::print).
+        lines::print(out);
     }
 }
 

@@ -3,10 +3,12 @@
 //! summaries (a collector), so a deleted CronJob's series are gone with its summary and no
 //! stale value can linger; the monitor's own health is ordinary counters and gauges.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, RwLock};
 
+use doctor::report::visible::one_line;
 use prometheus_client::collector::Collector;
 use prometheus_client::encoding::DescriptorEncoder;
 use prometheus_client::metrics::MetricType;
@@ -103,7 +105,11 @@ impl std::fmt::Debug for CronJobSeries {
     }
 }
 
-type Pair<'a> = (&'static str, &'a str);
+/// A label: its name and value. Values from the cluster (namespace, CronJob name) are made
+/// visible as in text output (`one_line`: `\a`, `\e`, `\u{2028}`…): the exposition escapes
+/// only `\\`, `"` and newline, and a raw control byte or line separator in a label value
+/// reaches whatever shows the series.
+type Pair<'a> = (&'static str, Cow<'a, str>);
 
 /// The last run's HELP texts, word for word the meaning in docs/metrics.md (a test checks).
 pub const LAST_RUN_START_DELAY_HELP: &str = "Seconds from the most recent scheduled run's slot to its first container start (absent while unknown: not started yet, or its Pods are gone).";
@@ -132,7 +138,7 @@ fn gauge_family<'a, const N: usize>(
 
 /// The `namespace` and `cronjob` labels of a CronJob.
 fn ids(k: &Key) -> [Pair<'_>; 2] {
-    [("namespace", &k.0), ("cronjob", k.1.as_str())]
+    [("namespace", one_line(&k.0)), ("cronjob", one_line(&k.1))]
 }
 
 impl Collector for CronJobSeries {
@@ -145,7 +151,7 @@ impl Collector for CronJobSeries {
             "1 for the CronJob's current health (ok, warning or error).",
             all.iter().map(|(k, s)| {
                 let [n, c] = id(k);
-                ([n, c, ("status", health_str(s.health))], 1)
+                ([n, c, ("status", health_str(s.health).into())], 1)
             }),
         )?;
         gauge_family(
@@ -159,7 +165,7 @@ impl Collector for CronJobSeries {
                 seen.dedup();
                 seen.into_iter().map(move |(rule, sev)| {
                     let [n, c] = id(k);
-                    ([n, c, ("rule", rule), ("severity", sev)], 1)
+                    ([n, c, ("rule", rule.into()), ("severity", sev.into())], 1)
                 })
             }),
         )?;
@@ -216,8 +222,8 @@ impl Collector for CronJobSeries {
             "1; the version and the bundled tz database.",
             std::iter::once((
                 [
-                    ("version", self.version.as_str()),
-                    ("tzdb", self.tzdb.as_str()),
+                    ("version", self.version.as_str().into()),
+                    ("tzdb", self.tzdb.as_str().into()),
                 ],
                 1,
             )),

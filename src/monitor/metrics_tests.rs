@@ -200,3 +200,26 @@ fn every_family_written_is_a_row_of_the_contract_with_its_type() {
         );
     }
 }
+
+/// A namespace or name with a control byte (BEL) or a Unicode line separator, as a hostile
+/// server can send: the label value shows them escaped as text output does, never raw.
+#[test]
+fn label_values_show_control_bytes_and_line_separators_escaped() {
+    let all: Summaries = Default::default();
+    let m = Metrics::new(all.clone(), "1.2.3", "2025b");
+    all.write().unwrap().insert(
+        ("ops\u{7}".into(), "back\u{2028}up\u{1b}[31m".into()),
+        summary(Health::Error, vec![("not-running", "error")]),
+    );
+    let text = m.render();
+    assert!(
+        !text.contains(['\u{7}', '\u{2028}', '\u{1b}']),
+        "raw bytes in {text:?}"
+    );
+    assert!(
+        text.contains(
+            r#"cronjob_doctor_cronjob_status{namespace="ops\\a",cronjob="back\\u{2028}up\\e[31m",status="error"} 1"#
+        ),
+        "{text}"
+    );
+}

@@ -7,6 +7,7 @@
 pub mod engine;
 pub mod evaluate;
 pub mod lines;
+pub mod listen;
 pub mod metrics;
 pub mod packed;
 pub mod server;
@@ -81,9 +82,10 @@ pub struct Shared {
     pub watched: Mutex<Vec<Stream>>,
     /// Reduced-evidence notes (a 403 on Pods or Events), as `scan` gives them.
     pub notes: Mutex<Vec<String>>,
-    /// One `/report` is built at a time: each takes seconds of CPU at scale and a GET of the
-    /// API server's clock, so concurrent callers (a loop, a mis-set probe) would otherwise
-    /// multiply both. The others wait their turn in the queue of this one permit.
+    /// At most [`server::MAX_REPORTS`] `/report`s are built and sent at a time: each takes
+    /// seconds of CPU at scale, so concurrent callers (a loop, a mis-set probe) would
+    /// otherwise multiply it. The others wait their turn in the queue of these permits, for
+    /// at most [`server::REPORT_WAIT`].
     pub report_gate: tokio::sync::Semaphore,
 }
 
@@ -106,7 +108,7 @@ impl Shared {
             failing: Mutex::new(Vec::new()),
             watched: Mutex::new(Vec::new()),
             notes: Mutex::new(Vec::new()),
-            report_gate: tokio::sync::Semaphore::new(1),
+            report_gate: tokio::sync::Semaphore::new(server::MAX_REPORTS),
         })
     }
 

@@ -58,10 +58,10 @@ fn the_report_is_built_with_the_store_unlocked_between_cron_jobs() {
     assert_eq!(v["cronJobs"].as_array().unwrap().len(), cuts.get());
 }
 
-/// `/report` is built one at a time: while another build holds the turn, a request waits
-/// (no GET to the API server, no document); once the turn is free it is answered in full.
+/// `/report`s are built [`MAX_REPORTS`] at a time: while others hold every turn, a request
+/// waits (no GET to the API server, no document); once a turn is free it is answered in full.
 #[test]
-fn reports_are_built_one_at_a_time() {
+fn reports_wait_for_a_free_turn() {
     let shared = shared_with_examples();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -84,8 +84,13 @@ fn reports_are_built_one_at_a_time() {
         let state = AppState {
             shared: shared.clone(),
             api,
+            clock_read: Arc::default(),
         };
-        let held = shared.report_gate.acquire().await.unwrap();
+        let held = shared
+            .report_gate
+            .acquire_many(MAX_REPORTS as u32)
+            .await
+            .unwrap();
         let waiting = tokio::spawn(report_handler(State(state)));
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
         assert!(
@@ -98,10 +103,34 @@ fn reports_are_built_one_at_a_time() {
             .expect("answered once the turn is free")
             .unwrap();
         assert_eq!(response.status(), StatusCode::OK);
-        assert_eq!(
-            shared.report_gate.available_permits(),
-            1,
-            "the turn is handed back"
-        );
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .expect("the whole report");
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert!(!v["cronJobs"].as_array().unwrap().is_empty());
+        // The thread that sent it hands the turn back once the body is written.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while shared.report_gate.available_permits() != MAX_REPORTS {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the turn is handed back"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
     });
+}
+
+#[test]
+fn gzip_is_sent_when_accept_encoding_takes_it() {
+    let with = |v: &str| {
+        let mut h = HeaderMap::new();
+        h.insert(header::ACCEPT_ENCODING, v.parse().unwrap());
+        accepts_gzip(&h)
+    };
+    assert!(with("gzip"));
+    assert!(with("identity, GZIP;q=0.5"));
+    assert!(with("*"));
+    assert!(!with("gzip;q=0"));
+    assert!(!with("br, deflate"));
+    assert!(!accepts_gzip(&HeaderMap::new()));
 }

@@ -13,12 +13,18 @@ use std::borrow::Cow;
 use super::{CronJobReport, Report};
 
 /// Whether `c` must not reach a terminal raw: C0 controls, DEL, C1 controls, and the Unicode
-/// bidirectional formatting characters (embeddings, overrides, isolates, marks).
+/// bidirectional formatting characters (embeddings, overrides, isolates, marks), and the
+/// Unicode line and paragraph separators (U+2028, U+2029), which editors, log viewers and
+/// JavaScript-based tools take as line breaks: one could forge a line of output.
 fn is_hostile(c: char) -> bool {
     c.is_control()
         || matches!(
             c,
-            '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+            '\u{061C}'
+                | '\u{200E}'
+                | '\u{200F}'
+                | '\u{2028}'..='\u{202E}'
+                | '\u{2066}'..='\u{2069}'
         )
 }
 
