@@ -637,3 +637,32 @@ fn a_valid_time_at_the_edge_of_the_range_is_read() {
     assert_eq!(v["cronJobs"][0]["lastScheduleTime"], "9999-12-30T22:00:00Z");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--slot` text shows what the input holds with its control characters visible: a name
+/// with a terminal escape in it cannot clear the screen of whoever reads the answer.
+#[test]
+fn explain_slot_text_shows_control_characters_visibly() {
+    let dir = std::env::temp_dir().join(format!("cjd-slot-esc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("esc.yaml");
+    std::fs::write(
+        &f,
+        "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: \"x\\e[2Jy\", namespace: \"o\\aps\", creationTimestamp: \"2026-11-01T00:00:00Z\"}\nspec:\n  schedule: \"0 3 * * *\"\n  timeZone: Etc/UTC\n  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: c:1}]}}}}\nstatus: {lastScheduleTime: \"2026-11-20T03:00:00Z\"}\n",
+    )
+    .unwrap();
+    let (out, err, _) = run(&[
+        "explain",
+        "-f",
+        f.to_str().unwrap(),
+        "--now",
+        NOW,
+        "--slot",
+        "03:00",
+    ]);
+    assert!(
+        !out.contains('\u{1b}') && !out.contains('\u{7}'),
+        "{out:?} {err}"
+    );
+    assert!(out.contains(r"x\e[2Jy") && out.contains(r"o\aps"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

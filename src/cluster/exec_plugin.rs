@@ -232,23 +232,11 @@ pub fn check_credential(out: &[u8]) -> Result<(), String> {
 /// The plugin's command line as the guard's messages show it: the kubeconfig's command and
 /// arguments (not its environment, where a plugin's secrets go), escaped.
 fn shown_command(command: &OsString, args: &[OsString]) -> String {
-    let mut parts = vec![command.to_string_lossy().into_owned()];
-    parts.extend(args.iter().map(|a| a.to_string_lossy().into_owned()));
-    let joined = parts
-        .iter()
-        .map(|p| {
-            if !p.is_empty()
-                && p.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:@,".contains(c))
-            {
-                p.clone()
-            } else {
-                format!("'{}'", p.replace('\'', r"'\''"))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ");
-    format!("`{}`", doctor::report::visible::one_line(&joined))
+    let words = std::iter::once(command)
+        .chain(args)
+        .map(|w| w.to_string_lossy().into_owned());
+    let line = doctor::text::shell_command(words);
+    format!("`{}`", doctor::report::visible::one_line(&line))
 }
 
 /// Copy the plugin's stderr to ours as it comes (a login prompt must show at once), control

@@ -310,6 +310,11 @@ fn one_slot(a: &ExplainArgs, query: report::slot::SlotQuery) -> Result<i32, Erro
                 .map(|n| visible::text(n).into_owned())
                 .collect();
             answer.answer = visible::one_line(&answer.answer).into_owned();
+            answer.name = visible::one_line(&answer.name).into_owned();
+            answer.namespace = visible::one_line(&answer.namespace).into_owned();
+            if let Some(j) = &mut answer.job {
+                *j = visible::one_line(j).into_owned();
+            }
             for d in &mut answer.details {
                 *d = visible::one_line(d).into_owned();
             }

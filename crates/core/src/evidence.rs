@@ -56,6 +56,12 @@ pub fn job_duration(j: &Job, now: Timestamp) -> Option<i64> {
     Some((end.as_second() - start.as_second()).max(0))
 }
 
+/// A waiting reason that means the image cannot be pulled (`ErrImagePull`,
+/// `ImagePullBackOff`, `InvalidImageName`).
+pub fn is_image_pull_failure(reason: &str) -> bool {
+    reason.contains("ImagePull") || reason == "InvalidImageName"
+}
+
 fn container_problem(c: &ContainerStatus) -> Option<String> {
     let s = &c.state;
     if s.state == "waiting"
@@ -64,7 +70,7 @@ fn container_problem(c: &ContainerStatus) -> Option<String> {
         && s.reason != "PodInitializing"
     {
         let mut text = format!("container {} {}", c.name, s.reason);
-        if s.reason.contains("ImagePull") || s.reason == "InvalidImageName" {
+        if is_image_pull_failure(&s.reason) {
             text = format!("cannot pull {} — {}", c.image, s.reason);
         }
         if c.last_state.reason == "OOMKilled" {

@@ -77,6 +77,9 @@ pub struct Attempt {
     pub started: Option<Timestamp>,
     pub ended: Option<Timestamp>,
     pub outcome: Outcome,
+    /// Starts this entry stands for: 1, or the count of restarts whose reasons are no longer
+    /// recorded (`restartCount` is input: one entry, not one per restart, whatever it says).
+    pub times: u32,
 }
 
 impl Attempt {
@@ -100,7 +103,10 @@ impl Attempt {
                 format!("{what}{after}")
             }
             Outcome::Disrupted { reason } => format!("its pod was lost ({reason}){after}"),
-            Outcome::Unrecorded => "restarted (reason no longer recorded)".into(),
+            Outcome::Unrecorded if self.times > 1 => {
+                format!("failed {} times (reasons no longer recorded)", self.times)
+            }
+            Outcome::Unrecorded => "failed (reason no longer recorded)".into(),
         }
     }
 
@@ -473,7 +479,15 @@ pub fn story<'a>(
     .iter()
     .any(|(a, b)| matches!((a, b), (Some(a), Some(b)) if b < a));
 
-    let stuck = if first_started.is_none() && !job.is_finished() && kind != RunKind::Suspended {
+    // Since 1.31 the Job controller decides a Job (FailureTarget, SuccessCriteriaMet) before
+    // it finishes it (Failed, Complete, once every Pod is gone): a decided run is over, not
+    // stuck before starting, although the CronJob controller still counts it active.
+    let decided = decision(job).is_some();
+    let stuck = if first_started.is_none()
+        && !job.is_finished()
+        && !decided
+        && kind != RunKind::Suspended
+    {
         Some(stuck_why(job, &pods, events))
     } else {
         None
@@ -503,13 +517,17 @@ pub fn story<'a>(
     } else {
         let mut per_index: std::collections::BTreeMap<Option<i64>, u32> = Default::default();
         for a in &attempts {
-            *per_index.entry(a.index).or_default() += 1;
+            let n = per_index.entry(a.index).or_default();
+            *n = n.saturating_add(a.times);
         }
         let indexed = attempts.iter().any(|a| a.index.is_some());
         let base = if indexed || job.spec.completions.unwrap_or(1) <= 1 {
             per_index.values().copied().max().unwrap_or(0)
         } else {
-            1 + u32::try_from(attempts.iter().filter(|a| a.failed()).count()).unwrap_or(u32::MAX)
+            attempts
+                .iter()
+                .filter(|a| a.failed())
+                .fold(1u32, |n, a| n.saturating_add(a.times))
         };
         Some(base.saturating_add(pruned_failures))
     };
@@ -525,6 +543,18 @@ pub fn story<'a>(
         clamped,
         unknown,
     }
+}
+
+/// The interim condition of a Job the Job controller has decided but not yet finished
+/// (`FailureTarget` or `SuccessCriteriaMet` True, 1.31+), with its reason.
+pub fn decision(job: &Job) -> Option<(&str, &str)> {
+    job.status
+        .conditions
+        .iter()
+        .find(|c| {
+            c.status == "True" && (c.type_ == "FailureTarget" || c.type_ == "SuccessCriteriaMet")
+        })
+        .map(|c| (c.type_.as_str(), c.reason.as_str()))
 }
 
 /// A Pod that names the Job is its Pod unless its controller reference names another object
@@ -554,6 +584,7 @@ fn attempts_of(p: &Pod) -> Vec<Attempt> {
         started,
         ended,
         outcome,
+        times: 1,
     };
     // The container that restarted most stands for the Pod's workload (they restart apart,
     // but the work is the Pod's).
@@ -565,24 +596,28 @@ fn attempts_of(p: &Pod) -> Vec<Attempt> {
         return pod_level_attempt(p, index);
     };
     let mut out = Vec::new();
-    let restarts = u32::try_from(main.restart_count.max(0)).unwrap_or(0);
-    // Only the last termination is recorded; earlier restarts are known by count alone.
-    for i in 0..restarts {
-        let last = i + 1 == restarts;
-        let ls = &main.last_state;
-        if last && ls.state == "terminated" {
-            out.push(mk(
-                true,
-                ls.started_at,
-                ls.at,
-                Outcome::Failed {
-                    reason: ls.reason.clone(),
-                    exit_code: ls.exit_code,
-                },
-            ));
-        } else {
-            out.push(mk(true, None, None, Outcome::Unrecorded));
-        }
+    let restarts = u32::try_from(main.restart_count.max(0)).unwrap_or(u32::MAX);
+    // Only the last termination is recorded; earlier restarts are known by count alone, as one
+    // entry that stands for all of them.
+    let ls = &main.last_state;
+    let recorded = restarts > 0 && ls.state == "terminated";
+    let unrecorded = restarts - u32::from(recorded);
+    if unrecorded > 0 {
+        out.push(Attempt {
+            times: unrecorded,
+            ..mk(true, None, None, Outcome::Unrecorded)
+        });
+    }
+    if recorded {
+        out.push(mk(
+            true,
+            ls.started_at,
+            ls.at,
+            Outcome::Failed {
+                reason: ls.reason.clone(),
+                exit_code: ls.exit_code,
+            },
+        ));
     }
     let s = &main.state;
     let current = match s.state.as_str() {
@@ -646,6 +681,7 @@ fn pod_level_attempt(p: &Pod, index: Option<i64>) -> Vec<Attempt> {
         started: p.start_time,
         ended: None,
         outcome,
+        times: 1,
     }]
 }
 
@@ -730,7 +766,7 @@ fn stuck_why(job: &Job, pods: &[&Pod], events: &[&Event]) -> Stuck {
         if s.state != "waiting" {
             continue;
         }
-        if s.reason.contains("ImagePull") || s.reason == "InvalidImageName" {
+        if crate::evidence::is_image_pull_failure(&s.reason) {
             return Stuck::ImagePull {
                 image: c.image.clone(),
                 reason: s.reason.clone(),
@@ -971,12 +1007,20 @@ mod tests {
         assert_eq!(
             kinds,
             [
-                (false, "restarted (reason no longer recorded)".to_string()),
-                (true, "restarted (reason no longer recorded)".to_string()),
+                (
+                    false,
+                    "failed 2 times (reasons no longer recorded)".to_string()
+                ),
                 (true, "OOMKilled after 3m".to_string()),
                 (true, "still running".to_string()),
             ]
         );
+        // restartCount is input: a huge one is one entry and a saturated count, not billions
+        // of entries.
+        p.container_statuses[0].restart_count = i64::MAX;
+        let s = story(&j, t("2026-11-20T02:00:00Z"), [&p], &[], ALL);
+        assert_eq!(s.attempts.len(), 3);
+        assert_eq!(s.attempt_count, Some(u32::MAX));
     }
 
     #[test]

@@ -304,7 +304,27 @@ fn run_answer(
         _ => "",
     };
     let n = story.attempt_count.unwrap_or(1);
-    let (ok, what) = if let Some(stuck) = &story.stuck {
+    // Decided but not finished (1.31+): the outcome is known; the CronJob controller keeps the
+    // Job active (it blocks Forbid) until its Pods are gone.
+    let pending = (!job.is_finished())
+        .then(|| crate::runs::decision(job))
+        .flatten()
+        .map(|(kind, reason)| {
+            let reason = if reason.is_empty() { kind } else { reason };
+            (
+                kind == "FailureTarget",
+                format!(
+                    "{reason}; the Job ends, and stops counting as active, once its Pods are gone"
+                ),
+            )
+        });
+    let (ok, what) = if let Some((failed, why)) = pending {
+        if failed {
+            (false, format!("failed: {why}"))
+        } else {
+            (true, format!("succeeded: {why}"))
+        }
+    } else if let Some(stuck) = &story.stuck {
         (
             false,
             format!(
@@ -388,6 +408,59 @@ fn latest(time: Time, now: Timestamp, zone: &jiff::tz::TimeZone) -> (Timestamp, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Job the Job controller has decided (FailureTarget, 1.31+) while its Pod never
+    /// started is a failed run waiting for its Pods, not a run stuck before starting.
+    #[test]
+    fn a_decided_job_is_failed_not_stuck() {
+        let yaml = r#"
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: report, namespace: ops, uid: u1, creationTimestamp: "2026-11-01T00:00:00Z"}
+spec:
+  schedule: "30 * * * *"
+  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: c:1}]}}}}
+status: {lastScheduleTime: "2026-11-20T11:30:00Z"}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: report-29919570, namespace: ops, uid: j1, creationTimestamp: "2026-11-20T11:30:01Z", ownerReferences: [{apiVersion: batch/v1, kind: CronJob, name: report, uid: u1, controller: true}]}
+status: {startTime: "2026-11-20T11:30:01Z", active: 1, conditions: [{type: FailureTarget, status: "True", reason: DeadlineExceeded}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: report-29919570-a, namespace: ops, labels: {job-name: report-29919570}}
+status:
+  phase: Pending
+  containerStatuses:
+  - {name: c, image: c:1, state: {waiting: {reason: ImagePullBackOff}}}
+"#;
+        let (snapshot, _) = crate::source::parse_bytes("t.yaml", yaml.as_bytes()).into_snapshot();
+        let zone = jiff::tz::TimeZone::UTC;
+        let opts = Options {
+            now: "2026-11-20T12:00:00Z".parse().unwrap(),
+            controller_zone_name: "UTC",
+            controller_zone: &zone,
+            version: crate::replay::KubeVersion::NEWEST,
+            timeline: 8,
+        };
+        let q = SlotQuery::Latest(Time::constant(11, 30, 0, 0));
+        let a = answer(&snapshot, &snapshot.cron_jobs[0], &opts, q);
+        assert!(!a.ok);
+        assert_eq!(
+            a.answer,
+            "the 2026-11-20 11:30 UTC run failed: DeadlineExceeded; the Job ends, and stops counting as active, once its Pods are gone"
+        );
+        let r = crate::report::build(&snapshot, Vec::new(), &opts);
+        assert!(
+            !r.cron_jobs[0]
+                .findings
+                .iter()
+                .any(|f| f.slug == "run-not-started"),
+            "{:?}",
+            r.cron_jobs[0].findings
+        );
+    }
 
     #[test]
     fn a_query_is_an_instant_or_a_time_of_day() {

@@ -135,9 +135,10 @@ fn job_slot(ctx: &Context, t: Timestamp, j: &Job, manual: bool) -> Slot {
                 crate::runs::Outcome::Disrupted { reason } => reason.clone(),
                 _ => "unrecorded".into(),
             };
+            let times = usize::try_from(a.times).unwrap_or(usize::MAX);
             match reasons.iter_mut().find(|(x, _)| *x == r) {
-                Some((_, k)) => *k += 1,
-                None => reasons.push((r, 1)),
+                Some((_, k)) => *k = k.saturating_add(times),
+                None => reasons.push((r, times)),
             }
         }
         let why = reasons

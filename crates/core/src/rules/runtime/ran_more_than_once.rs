@@ -89,7 +89,7 @@ fn ordinal(i: usize) -> String {
         0 => "the first".into(),
         1 => "the second".into(),
         2 => "the third".into(),
-        n => format!("attempt {}", n + 1),
+        n => format!("attempt {}", n.saturating_add(1)),
     }
 }
 
@@ -101,20 +101,18 @@ fn attempts_text(attempts: &[Attempt], pruned: u32) -> String {
             if pruned == 1 { "" } else { "s" }
         ));
     }
-    let shift = usize::try_from(pruned).unwrap_or(usize::MAX);
+    // The ordinal of each entry's first start: an entry may stand for several restarts.
+    let mut start = usize::try_from(pruned).unwrap_or(usize::MAX);
     let shown = 6;
-    for (i, a) in attempts.iter().enumerate().take(shown) {
+    for a in attempts.iter().take(shown) {
         let how = if a.in_place {
             " (restarted in place)"
         } else {
             ""
         };
         let index = a.index.map(|x| format!(" [index {x}]")).unwrap_or_default();
-        parts.push(format!(
-            "{}{index}{how} {}",
-            ordinal(i.saturating_add(shift)),
-            a.describe()
-        ));
+        parts.push(format!("{}{index}{how} {}", ordinal(start), a.describe()));
+        start = start.saturating_add(usize::try_from(a.times).unwrap_or(usize::MAX));
     }
     if attempts.len() > shown {
         parts.push(format!("{} more", attempts.len() - shown));
