@@ -430,3 +430,120 @@ fn one_slot_from_the_cluster_is_the_slot_from_the_file() {
         assert_eq!(v["ok"], ok, "{file}");
     }
 }
+
+/// The slot's Job exists (created, then the status write was lost) and is not in
+/// `status.active`. The API server's version picks the controller: 1.36 cannot adopt it
+/// (kubernetes#136918: the GET is sent without a namespace), 1.37 adopts it (#136920), and a
+/// release newer than the newest modelled one is replayed with 1.37's rules and says so.
+#[test]
+fn the_servers_version_decides_adoption_and_a_newer_one_is_named() {
+    let live = Live::yaml(
+        r#"
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: sync, namespace: ops, uid: cj-uid, creationTimestamp: "2026-11-01T00:00:00Z"}
+spec:
+  schedule: "*/5 * * * *"
+  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}}}}
+status: {lastScheduleTime: "2026-11-20T11:55:00Z"}
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: sync-29919600
+  namespace: ops
+  uid: job-uid
+  creationTimestamp: "2026-11-20T12:00:00Z"
+  ownerReferences: [{apiVersion: batch/v1, kind: CronJob, name: sync, uid: cj-uid, controller: true}]
+spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}}}
+status: {active: 1, startTime: "2026-11-20T12:00:00Z"}
+"#,
+        Some("ops"),
+    );
+    let explain = |version: &str| {
+        live.server.set_version(version);
+        let (v, out) = json({
+            let mut c = live.cmd();
+            c.args(["explain", "sync"]);
+            c
+        });
+        let text = run({
+            let mut c = live.cmd();
+            c.args(["explain", "sync"]);
+            c
+        });
+        (v, out, text)
+    };
+    let (v, out, text) = explain("v1.36.4");
+    assert_eq!(v["kubeVersion"], "1.36.4", "{}", out.stderr);
+    let replay = &v["cronJobs"][0]["replay"];
+    assert_eq!(
+        replay["create_outcome"], "already-exists-get-failed",
+        "{replay:#}"
+    );
+    assert!(
+        flat(&text.stdout)
+            .contains("job sync-29919600 already exists and this release cannot adopt it"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        v["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|n| !n.as_str().unwrap().contains("newer than"))
+    );
+
+    let (v, _, text) = explain("v1.37.2");
+    assert_eq!(v["cronJobs"][0]["replay"]["create_outcome"], "adopted");
+    assert!(
+        flat(&text.stdout).contains("adopts the existing job sync-29919600"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout.contains("(Kubernetes v1.37.2 rules,"),
+        "{}",
+        text.stdout
+    );
+
+    let (v, _, text) = explain("v1.39.0");
+    assert_eq!(v["kubeVersion"], "1.39.0");
+    assert_eq!(v["cronJobs"][0]["replay"]["create_outcome"], "adopted");
+    let notes: Vec<&str> = v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n.as_str())
+        .collect();
+    assert!(
+        notes.iter().any(
+            |n| n.contains("v1.39.0 is newer than the newest release this tool models (v1.37)")
+        ),
+        "{notes:?}"
+    );
+    assert!(
+        text.stdout
+            .contains("Kubernetes v1.39.0, replayed with the v1.37 rules"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout.contains("note: Kubernetes v1.39.0 is newer"),
+        "{}",
+        text.stdout
+    );
+    // --kube-version wins over the server and is named the same way.
+    let out = run({
+        let mut c = live.cmd();
+        c.args(["explain", "sync", "--kube-version", "1.40"]);
+        c
+    });
+    assert!(
+        out.stdout
+            .contains("Kubernetes v1.40, replayed with the v1.37 rules"),
+        "{}",
+        out.stdout
+    );
+}

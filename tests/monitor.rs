@@ -170,6 +170,11 @@ fn initial_sync_serves_metrics_and_the_report_equals_scan() {
     assert_eq!(code, 200);
     let (_, metrics) = m.wait_for("/metrics", Duration::from_secs(30), synced);
     assert!(metrics.contains(r#"cronjob_doctor_build_info{version=""#));
+    // The server's release (the fake says v1.31.2) is modelled: its own rules are replayed.
+    assert!(
+        metrics.contains(r#",kube_version="1.31.2",rules="1.31.2"} 1"#),
+        "{metrics}"
+    );
     assert!(
         metrics.contains(
             r#"cronjob_doctor_cronjob_status{namespace="ops",cronjob="backup",status="error"} 1"#
@@ -208,6 +213,38 @@ fn initial_sync_serves_metrics_and_the_report_equals_scan() {
 
     let (code, stderr) = m.terminate();
     assert_eq!(code, Some(0), "stderr: {stderr}");
+}
+
+/// A cluster newer than the newest modelled release: the monitor says so once at start, in
+/// `/report`'s notes and in the build-info metric, and replays the newest modelled rules.
+#[test]
+fn a_cluster_newer_than_modelled_is_named_in_the_metrics_and_the_report() {
+    let live = Live::files(&[example("healthy.yaml")], Some("ops"));
+    live.server.set_version("v1.39.1");
+    let m = Monitor::start(&live, &["-A"]);
+    let (_, metrics) = m.wait_for("/metrics", Duration::from_secs(30), synced);
+    assert!(
+        metrics.contains(r#",kube_version="1.39.1",rules="1.37"} 1"#),
+        "{metrics}"
+    );
+    let (code, body) = m.get("/report").unwrap();
+    assert_eq!(code, 200);
+    let report: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(report["kubeVersion"], "1.39.1");
+    assert!(
+        report["notes"].as_array().unwrap().iter().any(|n| n
+            .as_str()
+            .unwrap()
+            .contains("newer than the newest release this tool models (v1.37)")),
+        "{report:#}"
+    );
+    let (code, stderr) = m.terminate();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        stderr.matches("note: Kubernetes v1.39.1 is newer").count(),
+        1,
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -34,7 +34,7 @@ pub fn run(a: &MonitorArgs) -> Result<i32, Error> {
     let settings = Settings {
         controller_zone_name: a.controller_time_zone.clone(),
         controller_zone: zone,
-        version: RwLock::new(flag_version.unwrap_or(KubeVersion::NEWEST)),
+        version: Arc::new(RwLock::new(flag_version.unwrap_or(KubeVersion::NEWEST))),
         grace_secs: i64::try_from(a.grace.as_secs()).unwrap_or(i64::MAX),
         stale_after: a.stale_after,
     };
@@ -118,6 +118,16 @@ async fn start(
                         .unwrap_or_else(|e| e.into_inner()) = v;
                 }
                 if want_version && let Some(n) = note {
+                    eprintln!("note: {}", doctor::report::visible::one_line(&n));
+                }
+                // The release replayed (the server's, or --kube-version) may be newer than
+                // the newest modelled one: said once here, and in the build-info metric.
+                let replayed = *shared
+                    .settings
+                    .version
+                    .read()
+                    .unwrap_or_else(|e| e.into_inner());
+                if let Some(n) = replayed.beyond_modelled_note() {
                     eprintln!("note: {}", doctor::report::visible::one_line(&n));
                 }
                 break;

@@ -132,6 +132,7 @@ impl LiveReplayFlags {
                 server_version.0.unwrap_or(KubeVersion::NEWEST)
             }
         };
+        notes.extend(version.beyond_modelled_note());
         let now = match self.now {
             Some(t) => t,
             None => {
@@ -216,7 +217,7 @@ pub fn prepare(
     }
     let loaded = crate::input::load_paths(files);
     let (mut snapshot, errors) = loaded.into_snapshot();
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = version.beyond_modelled_note().into_iter().collect();
     let now = now(args, &snapshot, &mut notes)?;
     snapshot.notes.extend(notes);
     if let Some(n) = name {

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, RwLock};
 
+use doctor::replay::KubeVersion;
 use doctor::report::visible::one_line;
 use prometheus_client::collector::Collector;
 use prometheus_client::encoding::DescriptorEncoder;
@@ -36,7 +37,14 @@ pub struct Metrics {
 }
 
 impl Metrics {
-    pub fn new(summaries: Summaries, version: &str, tzdb: &str) -> Self {
+    /// `kube_version`: the release the monitor replays for (the server's or `--kube-version`),
+    /// read at each scrape since the server's is learnt after start.
+    pub fn new(
+        summaries: Summaries,
+        version: &str,
+        tzdb: &str,
+        kube_version: Arc<RwLock<KubeVersion>>,
+    ) -> Self {
         let mut registry = Registry::default();
         let evaluations = Counter::default();
         // 100 µs to ~13 s: one CronJob's diagnosis is usually well under a millisecond.
@@ -73,6 +81,7 @@ impl Metrics {
             summaries,
             version: version.to_string(),
             tzdb: tzdb.to_string(),
+            kube_version,
         }));
         Metrics {
             registry,
@@ -97,6 +106,7 @@ struct CronJobSeries {
     summaries: Summaries,
     version: String,
     tzdb: String,
+    kube_version: Arc<RwLock<KubeVersion>>,
 }
 
 impl std::fmt::Debug for CronJobSeries {
@@ -216,14 +226,17 @@ impl Collector for CronJobSeries {
                     .filter_map(|(k, s)| get(s).map(|t| (id(k), t.as_second()))),
             )?;
         }
+        let kube = *self.kube_version.read().unwrap_or_else(|e| e.into_inner());
         gauge_family(
             &mut enc,
             "cronjob_doctor_build_info",
-            "1; the version and the bundled tz database.",
+            "1; the version, the bundled tz database, the Kubernetes release diagnosed and the one whose controller rules are replayed (they differ when the cluster is newer than the newest modelled release).",
             std::iter::once((
                 [
                     ("version", self.version.as_str().into()),
                     ("tzdb", self.tzdb.as_str().into()),
+                    ("kube_version", kube.to_string().into()),
+                    ("rules", kube.rules().to_string().into()),
                 ],
                 1,
             )),

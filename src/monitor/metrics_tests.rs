@@ -30,9 +30,14 @@ fn with_last_run(delay: Option<i64>, attempts: Option<u32>) -> Summary {
     }
 }
 
+/// The shared replayed release, as the monitor holds it.
+fn kube(v: &str) -> Arc<RwLock<doctor::replay::KubeVersion>> {
+    Arc::new(RwLock::new(v.parse().unwrap()))
+}
+
 fn metrics() -> (Summaries, Metrics) {
     let all: Summaries = Default::default();
-    let m = Metrics::new(all.clone(), "1.2.3", "2025b");
+    let m = Metrics::new(all.clone(), "1.2.3", "2025b", kube("1.39"));
     {
         let mut w = all.write().unwrap();
         w.insert(
@@ -70,7 +75,7 @@ fn series_follow_the_contract() {
         r#"cronjob_doctor_missed_runs{namespace="ops",cronjob="backup"} 3"#,
         r#"cronjob_doctor_next_run_timestamp_seconds{namespace="ops",cronjob="backup"} 1795176300"#,
         r#"cronjob_doctor_last_schedule_timestamp_seconds{namespace="ops",cronjob="backup"} 1795174800"#,
-        r#"cronjob_doctor_build_info{version="1.2.3",tzdb="2025b"} 1"#,
+        r#"cronjob_doctor_build_info{version="1.2.3",tzdb="2025b",kube_version="1.39",rules="1.37"} 1"#,
         r#"cronjob_doctor_watch_restarts_total{resource="jobs"} 1"#,
         "cronjob_doctor_evaluations_total 1",
         "cronjob_doctor_evaluation_duration_seconds_count 1",
@@ -206,7 +211,7 @@ fn every_family_written_is_a_row_of_the_contract_with_its_type() {
 #[test]
 fn label_values_show_control_bytes_and_line_separators_escaped() {
     let all: Summaries = Default::default();
-    let m = Metrics::new(all.clone(), "1.2.3", "2025b");
+    let m = Metrics::new(all.clone(), "1.2.3", "2025b", kube("1.39"));
     all.write().unwrap().insert(
         ("ops\u{7}".into(), "back\u{2028}up\u{1b}[31m".into()),
         summary(Health::Error, vec![("not-running", "error")]),

@@ -32,8 +32,9 @@ use store::Store;
 pub struct Settings {
     pub controller_zone_name: String,
     pub controller_zone: TimeZone,
-    /// `--kube-version`, else the server's (set once `/version` answered).
-    pub version: RwLock<KubeVersion>,
+    /// `--kube-version`, else the server's (set once `/version` answered). Shared with the
+    /// build-info metric, which shows it next to the release whose rules are replayed.
+    pub version: Arc<RwLock<KubeVersion>>,
     pub grace_secs: i64,
     /// `--stale-after`: a watch that has heard nothing from the API server (no event, no
     /// bookmark, no list) for longer makes the monitor not ready.
@@ -96,6 +97,7 @@ impl Shared {
             summaries.clone(),
             crate::version::SHORT,
             doctor::tzdb_version(),
+            settings.version.clone(),
         );
         Arc::new(Shared {
             settings,

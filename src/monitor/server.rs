@@ -299,6 +299,7 @@ fn write_document_with(
         timeline: 8,
     };
     let mut notes = lock(&shared.notes).clone();
+    notes.extend(opts.version.beyond_modelled_note());
     let (mut keys, no_events) = {
         let store = lock(&shared.store);
         let keys: Vec<Key> = store.cron_job_keys().cloned().collect();

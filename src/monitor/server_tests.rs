@@ -14,7 +14,7 @@ fn shared_with_examples() -> Arc<Shared> {
     let shared = Shared::new(Settings {
         controller_zone_name: "UTC".into(),
         controller_zone: TimeZone::UTC,
-        version: RwLock::new(KubeVersion::NEWEST),
+        version: std::sync::Arc::new(RwLock::new(KubeVersion::NEWEST)),
         grace_secs: 120,
         stale_after: std::time::Duration::from_secs(180),
     });

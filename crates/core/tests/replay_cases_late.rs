@@ -100,13 +100,16 @@ fn replay_e26_two_every_slots_in_one_minute_share_a_name() {
     assert_eq!(r.decision, Decision::Create);
 }
 
+/// E26: the 00:01:30 slot of `@every 30s` has the name of the 00:01:00 Job (names are in
+/// minutes). From 1.37 the finished Job is adopted; 1.29–1.36 fetch it without a namespace
+/// (kubernetes#136918), so the sync fails and is retried until the next minute's slot.
 #[test]
-fn replay_e26_finished_job_of_the_same_minute_is_adopted() {
+fn replay_e26_finished_job_of_the_same_minute_is_adopted_from_1_37() {
     let c = cj("@every 30s").lst("2024-01-01T00:01:00Z").build();
     let jobs = [job("cj-28401121", "j1")
         .complete("2024-01-01T00:01:10Z")
         .build()];
-    let r = run(&c, Some(&jobs), "2024-01-01T00:01:30.1Z", NEW);
+    let r = run(&c, Some(&jobs), "2024-01-01T00:01:30.1Z", "1.37");
     assert_eq!(r.decision, Decision::Create);
     assert_eq!(r.create_outcome, Some(CreateOutcome::Adopted));
     assert!(
@@ -118,6 +121,32 @@ fn replay_e26_finished_job_of_the_same_minute_is_adopted() {
     assert_eq!(r.active_after[0].uid, "j1");
     assert_eq!(r.last_schedule_time_after, Some(t("2024-01-01T00:01:30Z")));
     assert_eq!(r.requeue_after_ms, Some(30_000));
+    assert_eq!(r.sync_error, None);
+
+    for v in ["1.29", "1.31", "1.36"] {
+        let r = run(&c, Some(&jobs), "2024-01-01T00:01:30.1Z", v);
+        assert_eq!(r.decision, Decision::Create, "{v}");
+        assert_eq!(
+            r.create_outcome,
+            Some(CreateOutcome::AlreadyExistsGetFailed),
+            "{v}"
+        );
+        assert!(r.events.is_empty(), "{v}: {:?}", ev(&r));
+        assert!(r.active_after.is_empty(), "{v}: nothing adopted");
+        assert_eq!(
+            r.last_schedule_time_after,
+            Some(t("2024-01-01T00:01:00Z")),
+            "{v}"
+        );
+        assert_eq!(r.requeue_after_ms, None, "{v}: an error, not a requeue");
+        assert!(
+            r.sync_error
+                .as_deref()
+                .is_some_and(|e| e.contains("136918")),
+            "{v}: {:?}",
+            r.sync_error
+        );
+    }
 }
 
 #[test]
@@ -206,7 +235,10 @@ fn replay_e33_manual_job_is_invisible() {
             .collect::<Vec<_>>(),
         ["cj-28401725"]
     );
-    assert_eq!(doctor::replay::owned_jobs(&c, &jobs, r.variant).len(), 0);
+    assert_eq!(
+        doctor::replay::owned_jobs(&c, &jobs, r.kube_version.features()).len(),
+        0
+    );
 }
 
 #[test]

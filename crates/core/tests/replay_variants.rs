@@ -304,12 +304,40 @@ fn replay_already_exists_per_release() {
     );
     assert_eq!(r.requeue_after_ms, None);
     assert!(r.events.is_empty());
-    let r = run(&c, Some(&jobs), "2024-01-01T10:05:00.1Z", "1.29");
-    assert_eq!(r.create_outcome, Some(CreateOutcome::Adopted));
+    // 1.29 wrote adoption (#120649) but fetched the Job without a namespace: it failed until
+    // 1.37 (#136920), for an owned Job and a foreign one alike.
     let foreign = [job("cj-28401725", "j9").owner_uid("other").build()];
-    let r = run(&c, Some(&foreign), "2024-01-01T10:05:00.1Z", "1.31");
+    for v in ["1.29", "1.36", "1.36.9"] {
+        for js in [&jobs[..], &foreign[..]] {
+            let r = run(&c, Some(js), "2024-01-01T10:05:00.1Z", v);
+            assert_eq!(
+                r.create_outcome,
+                Some(CreateOutcome::AlreadyExistsGetFailed),
+                "{v}"
+            );
+            assert_eq!(r.requeue_after_ms, None, "{v}");
+            assert!(r.active_after.is_empty(), "{v}");
+            assert_eq!(
+                r.last_schedule_time_after,
+                Some(t("2024-01-01T10:00:00Z")),
+                "{v}"
+            );
+            // No create event; the unfinished foreign Job is an UnexpectedJob (by name).
+            assert!(
+                !reasons(&r).iter().any(|e| e.contains("Create")),
+                "{v}: {:?}",
+                ev(&r)
+            );
+        }
+    }
+    let r = run(&c, Some(&jobs), "2024-01-01T10:05:00.1Z", "1.37");
+    assert_eq!(r.create_outcome, Some(CreateOutcome::Adopted));
+    assert_eq!(r.sync_error, None);
+    assert_eq!(r.last_schedule_time_after, Some(t("2024-01-01T10:05:00Z")));
+    let r = run(&c, Some(&foreign), "2024-01-01T10:05:00.1Z", "1.37");
     assert_eq!(r.create_outcome, Some(CreateOutcome::AlreadyExistsNotOwned));
     assert_eq!(r.requeue_after_ms, None);
+    assert_eq!(r.sync_error, None);
     // v1 names are in seconds; any create error is a FailedCreate event.
     let v1_jobs = [job("cj-1704103500", "j9")
         .complete("2024-01-01T10:06:00Z")
@@ -382,4 +410,42 @@ fn replay_v1_ownership_is_by_uid() {
     );
     let r = run(&c, Some(&stray), "2024-01-01T10:02:00Z", "1.20");
     assert!(r.events.is_empty());
+}
+
+/// #133313 (1.37): the controller reference must name a CronJob of this name and UID. A Job
+/// left by a deleted CronJob of the same name, or controlled by another kind with that name,
+/// is no longer reconciled: no `UnexpectedJob`, not pruned, not counted for
+/// `lastSuccessfulTime`.
+#[test]
+fn replay_ownership_by_uid_and_kind_from_1_37() {
+    let c = cj("*/5 * * * *")
+        .lst("2024-01-01T10:00:00Z")
+        .history(0, 0)
+        .build();
+    let stray = [job("other", "j7").owner_uid("uid-of-a-deleted-cj").build()];
+    let other_kind = [job("other", "j8").owner_kind("Workflow").build()];
+    let finished_stray = [job("old", "j6")
+        .owner_uid("uid-of-a-deleted-cj")
+        .complete("2024-01-01T09:59:00Z")
+        .build()];
+    for js in [&stray[..], &other_kind[..]] {
+        let r = run(&c, Some(js), "2024-01-01T10:02:00Z", "1.36");
+        assert_eq!(reasons(&r), ["UnexpectedJob"], "1.36: by name");
+        let r = run(&c, Some(js), "2024-01-01T10:02:00Z", "1.37");
+        assert!(r.events.is_empty(), "1.37: {:?}", ev(&r));
+    }
+    // History limit 0: 1.36 prunes the finished stray and takes its completion; 1.37 leaves it.
+    let r = run(&c, Some(&finished_stray), "2024-01-01T10:02:00Z", "1.36");
+    assert_eq!(reasons(&r), ["SuccessfulDelete"]);
+    assert_eq!(
+        r.last_successful_time_after,
+        Some(t("2024-01-01T09:59:00Z"))
+    );
+    let r = run(&c, Some(&finished_stray), "2024-01-01T10:02:00Z", "1.37");
+    assert!(r.events.is_empty(), "1.37: {:?}", ev(&r));
+    assert_eq!(r.last_successful_time_after, None);
+    // Our own Job still counts at 1.37.
+    let own = [job("mine", "j5").complete("2024-01-01T09:59:00Z").build()];
+    let r = run(&c, Some(&own), "2024-01-01T10:02:00Z", "1.37");
+    assert_eq!(reasons(&r), ["SuccessfulDelete"]);
 }

@@ -241,6 +241,40 @@ fn timeline(out: &mut String, cj: &CronJobReport, o: TextOptions) {
     }
 }
 
+/// "Kubernetes v1.31 rules", or, for a release newer than the newest modelled one, which
+/// rules stand in for it: never a silent "v1.39 rules".
+fn rules_label(kube_version: &str) -> String {
+    match kube_version.parse::<crate::replay::KubeVersion>() {
+        Ok(v) if v.beyond_modelled() => {
+            format!("Kubernetes v{v}, replayed with the v{} rules", v.rules())
+        }
+        _ => format!("Kubernetes v{kube_version} rules"),
+    }
+}
+
+/// What the create step of the replayed sync does: a new Job, or what becomes of a Job that
+/// already has the slot's name (adopted from 1.37; an error before).
+fn create_verdict(r: &crate::replay::Replay) -> String {
+    use crate::replay::CreateOutcome as O;
+    let name = r.job_name.as_deref().unwrap_or("?");
+    match r.create_outcome {
+        Some(O::Adopted) => {
+            format!("→ adopts the existing job {name} (it was missing from status.active)")
+        }
+        Some(O::AlreadyExistsGetFailed) => format!(
+            "→ fails: job {name} already exists and this release cannot adopt it (kubernetes#136918); the sync errors and is retried with backoff, lastScheduleTime stays"
+        ),
+        Some(O::AlreadyExistsError | O::FailedCreate) => format!(
+            "→ fails: job {name} already exists; the sync errors and is retried with backoff, lastScheduleTime stays"
+        ),
+        Some(O::AlreadyExistsNotOwned) => {
+            format!("→ nothing: job {name} exists and is not controlled by this CronJob")
+        }
+        Some(O::AlreadyExistsInActive) => format!("→ nothing: job {name} is already active"),
+        Some(O::Created) | None => format!("→ creates job {name}"),
+    }
+}
+
 fn replay(out: &mut String, report: &Report, cj: &CronJobReport, o: TextOptions) {
     let st = o.style;
     let r = &cj.replay;
@@ -248,9 +282,9 @@ fn replay(out: &mut String, report: &Report, cj: &CronJobReport, o: TextOptions)
     out.push_str(&format!(
         "\n{}\n",
         st.bold(&format!(
-            "Controller replay at {} (Kubernetes v{} rules, controller zone {})",
+            "Controller replay at {} ({}, controller zone {})",
             show_time(report.now, tz),
-            report.kube_version,
+            rules_label(&report.kube_version),
             report.controller_time_zone
         ))
     ));
@@ -263,7 +297,7 @@ fn replay(out: &mut String, report: &Report, cj: &CronJobReport, o: TextOptions)
             .unwrap_or_else(|| "never".into()),
     );
     let verdict = match r.decision {
-        Decision::Create => format!("→ creates job {}", r.job_name.as_deref().unwrap_or("?")),
+        Decision::Create => create_verdict(r),
         Decision::ForbidBlocked => format!(
             "→ not started: Forbid, {} active job(s)",
             cj.active_jobs.len()

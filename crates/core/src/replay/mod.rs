@@ -27,7 +27,13 @@
 //!
 //! # Inferred, not verified (release boundaries)
 //! * `condition:` vs `status:` and same-pass lastSuccessfulTime: assumed ≥1.31.
-//! * AlreadyExists adoption and cleanup-before-sync: assumed ≥1.29 (#120649 merged Sept 2023).
+//! * Cleanup-before-sync: assumed ≥1.29 (#120649 merged Sept 2023). AlreadyExists adoption,
+//!   written by the same PR, only works from 1.37 (#136920 in the v1.37.0-alpha.1 changelog;
+//!   1.29–1.36 fetch the Job without a namespace and the sync errors).
+//! * Jobs matched by controller kind and UID: 1.37 (#133313, v1.37.0-alpha.1 changelog).
+//! * Panicking schedules recovered (#134526, release note NONE): seen in 1.36 sources, 1.35
+//!   not verified, so modelled from 1.36.
+//! * Minors newer than [`KubeVersion::NEWEST`] (1.37) replay as 1.37, with a note.
 //! * `is less than` in the gap error: assumed ≥1.25 (#110838, July 2022), older: without.
 //! * TooManyMissedTimes without the count: ≥1.28 (#118940 switched to a bool).
 //! * Patch releases map by minor only (see [`KubeVersion::variant`]).
@@ -109,7 +115,7 @@ pub fn replay(input: &ReplayInput) -> Replay {
     });
     let children = input
         .jobs
-        .map(|js| owned_jobs(cj, js, input.version.features().variant))
+        .map(|js| owned_jobs(cj, js, input.version.features()))
         .unwrap_or_default();
     replay_sorted(input, ns_jobs, children)
 }

@@ -80,14 +80,18 @@ impl ControllerEvent {
 pub enum CreateOutcome {
     /// `SuccessfulCreate`; the job joins `active` and `lastScheduleTime` advances.
     Created,
-    /// ≥1.29: AlreadyExists, the existing job is ours and not in active: it is re-added and
+    /// ≥1.37: AlreadyExists, the existing job is ours and not in active: it is re-added and
     /// `lastScheduleTime` advances, without `SuccessfulCreate`.
     Adopted,
     /// 1.21–1.28: AlreadyExists is returned as an error (rate-limited retry, no requeue).
     AlreadyExistsError,
-    /// ≥1.29: AlreadyExists and the job is not controlled by this CronJob: nothing, no requeue.
+    /// 1.29–1.36: AlreadyExists, then the GET of the existing job is sent without a namespace
+    /// and fails (kubernetes#136918): the sync returns that error (rate-limited retry, no
+    /// requeue), whoever owns the job; nothing is adopted and `lastScheduleTime` stays.
+    AlreadyExistsGetFailed,
+    /// ≥1.37: AlreadyExists and the job is not controlled by this CronJob: nothing, no requeue.
     AlreadyExistsNotOwned,
-    /// ≥1.29: AlreadyExists and the job is already in active (by UID): nothing, no requeue.
+    /// ≥1.37: AlreadyExists and the job is already in active (by UID): nothing, no requeue.
     AlreadyExistsInActive,
     /// v1: any create error, reported as `FailedCreate`.
     FailedCreate,

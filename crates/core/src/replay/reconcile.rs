@@ -29,25 +29,34 @@ pub(crate) fn norm_ns(ns: &str) -> &str {
 
 /// The jobs the controller reconciles for `cj`, from any list of jobs.
 ///
-/// v2 (`getJobsToBeReconciled`): same namespace and a *controller* ownerReference whose NAME
-/// equals the CronJob's; kind and UID are not checked, so a recreated CronJob of the same name
-/// inherits the old one's jobs. v1 (`groupJobsByParent`): controller ownerReference of kind
-/// `CronJob` whose UID matches. Jobs without `controller: true` (`kubectl create job --from`)
-/// are never owned.
-pub fn owned_jobs<'a>(cj: &CronJob, jobs: &'a [Job], variant: ControllerVariant) -> Vec<&'a Job> {
+/// v2 (`getJobsToBeReconciled`) before 1.37: same namespace and a *controller* ownerReference
+/// whose NAME equals the CronJob's; kind and UID are not checked, so a recreated CronJob of the
+/// same name inherits the old one's jobs. 1.37 (#133313): the reference must also be of kind
+/// `CronJob` and carry this CronJob's UID (`resolveControllerRef`). v1 (`groupJobsByParent`):
+/// controller ownerReference of kind `CronJob` whose UID matches. Jobs without
+/// `controller: true` (`kubectl create job --from`) are never owned.
+///
+/// A CronJob without a UID (a manifest written by hand) cannot be compared: then the kind and
+/// name decide, as the closest reading of what the cluster would do.
+pub fn owned_jobs<'a>(cj: &CronJob, jobs: &'a [Job], f: Features) -> Vec<&'a Job> {
     let ns = norm_ns(&cj.meta.namespace);
     jobs.iter()
         .filter(|j| norm_ns(&j.meta.namespace) == ns)
-        .filter(|j| controlled_by(cj, j, variant))
+        .filter(|j| controlled_by(cj, j, f))
         .collect()
 }
 
 /// The ownership test of [`owned_jobs`] for a Job already known to be in `cj`'s namespace.
-pub fn controlled_by(cj: &CronJob, j: &Job, variant: ControllerVariant) -> bool {
+pub fn controlled_by(cj: &CronJob, j: &Job, f: Features) -> bool {
+    let uid_matches =
+        |o: &crate::model::OwnerReference| cj.meta.uid.is_empty() || o.uid == cj.meta.uid;
     match j.meta.controller() {
         None => false,
-        Some(o) if variant == ControllerVariant::V1Legacy => {
+        Some(o) if f.variant == ControllerVariant::V1Legacy => {
             o.kind == "CronJob" && o.uid == cj.meta.uid
+        }
+        Some(o) if f.jobs_matched_by_uid => {
+            o.kind == "CronJob" && o.name == cj.meta.name && uid_matches(o)
         }
         Some(o) => o.name == cj.meta.name,
     }

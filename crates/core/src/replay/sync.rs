@@ -112,12 +112,17 @@ pub(crate) fn sync_v2(
     r.formatted = Some(formatted.clone());
     let sched = match schedule::parse_standard(&formatted) {
         Ok(s) => s,
-        Err(e) if e.panics => {
+        Err(e) if e.panics && !f.schedule_panic_recovered => {
             r.panic = Some(e.message);
             return r.done(Decision::UnparseableSchedule);
         }
         Err(e) => {
-            let msg = format!("unparseable schedule: {} : {}", go_quote(raw), e.message);
+            let why = if e.panics {
+                format!("invalid schedule format: {}", e.message)
+            } else {
+                e.message
+            };
+            let msg = format!("unparseable schedule: {} : {why}", go_quote(raw));
             st.events
                 .push(ControllerEvent::warning("UnparseableSchedule", msg));
             return r.done(Decision::UnparseableSchedule);
@@ -210,6 +215,9 @@ pub(crate) fn sync_v2(
     match outcome {
         CreateOutcome::Created | CreateOutcome::Adopted => r.requeue = requeue(st),
         CreateOutcome::AlreadyExistsError => r.sync_error = Some(already_exists(&name)),
+        CreateOutcome::AlreadyExistsGetFailed => {
+            r.sync_error = Some(already_exists_get_failed(&name));
+        }
         _ => {}
     }
     r
@@ -286,6 +294,16 @@ fn already_exists(name: &str) -> String {
     format!("jobs.batch {} already exists", go_quote(name))
 }
 
+/// The 1.29–1.36 sync error after AlreadyExists. The exact text depends on the client-go
+/// of the release (a client-side refusal of a named GET without a namespace, or the API
+/// server's 404 for the cluster-wide path), so it is described rather than quoted.
+fn already_exists_get_failed(name: &str) -> String {
+    format!(
+        "jobs.batch {} already exists, and the GET that would adopt it is sent without a namespace and fails (kubernetes#136918, fixed in 1.37)",
+        go_quote(name)
+    )
+}
+
 /// `batch.kubernetes.io/cronjob-scheduled-timestamp`: RFC 3339 in spec.timeZone, else UTC.
 fn annotation(st: &SyncState, zone: &TimeZone, scheduled: GoTime) -> String {
     let tz = match st.cj.spec.time_zone.as_deref() {
@@ -318,6 +336,9 @@ fn create(st: &mut SyncState, name: &str, scheduled: GoTime) -> CreateOutcome {
         st.dirty = true;
         return CreateOutcome::Created;
     };
+    if st.f.already_exists_get_fails {
+        return CreateOutcome::AlreadyExistsGetFailed;
+    }
     if !st.f.adopt_existing_job {
         return CreateOutcome::AlreadyExistsError;
     }

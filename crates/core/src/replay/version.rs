@@ -146,8 +146,21 @@ pub struct Features {
     pub unsupported_schedule_event: UnsupportedScheduleEvent,
     /// `batch.kubernetes.io/cronjob-scheduled-timestamp` on created jobs (beta on from 1.28).
     pub scheduled_timestamp_annotation: bool,
-    /// AlreadyExists on create adopts a job we control (#120649, 1.29); before: error + retry.
+    /// AlreadyExists on create adopts a job we control: written in 1.29 (#120649), but the GET
+    /// of the existing job was sent without a namespace and failed until 1.37 (#136920), so
+    /// adoption works from 1.37 only.
     pub adopt_existing_job: bool,
+    /// 1.29–1.36: on AlreadyExists the controller GETs the existing job with the job
+    /// template's empty namespace; the GET fails and the sync returns that error (#136918).
+    pub already_exists_get_fails: bool,
+    /// 1.37 (#133313): a job belongs to the CronJob only when its controller reference names
+    /// a CronJob of this name *and UID*; before, the name alone decided (v2).
+    pub jobs_matched_by_uid: bool,
+    /// A schedule that makes robfig panic (`TZ=UTC` with nothing after it) is parsed under a
+    /// `recover` (#134526, `ParseCronScheduleWithPanicRecovery`): the API server refuses it
+    /// (422) and the controller records `UnparseableSchedule` with "invalid schedule format: …".
+    /// Verified in 1.36; 1.35 is not (the PR has no release note), so it keeps the panic.
+    pub schedule_panic_recovered: bool,
     /// History cleanup runs before `syncCronJob` (combined status write); before 1.29 it ran
     /// after, and only when the sync returned no error.
     pub cleanup_before_sync: bool,
@@ -164,12 +177,39 @@ pub struct Features {
 }
 
 impl KubeVersion {
-    /// The newest behaviour we model. Every minor ≥ 1.31 replays identically.
+    /// The newest release whose controller we model. Newer minors replay with its rules and
+    /// say so ([`KubeVersion::beyond_modelled_note`]).
     pub const NEWEST: KubeVersion = KubeVersion {
         major: 1,
-        minor: 35,
+        minor: 37,
         patch: None,
     };
+
+    /// Whether this release is newer than [`KubeVersion::NEWEST`]: its controller may do
+    /// things we do not model, and the newest modelled rules are replayed instead.
+    pub fn beyond_modelled(self) -> bool {
+        self.minor > Self::NEWEST.minor
+    }
+
+    /// The one-line note for a release newer than the newest modelled one (None otherwise).
+    pub fn beyond_modelled_note(self) -> Option<String> {
+        self.beyond_modelled().then(|| {
+            format!(
+                "Kubernetes v{self} is newer than the newest release this tool models (v{newest}): the v{newest} controller's rules are replayed, and a change in v{self} would not be seen",
+                newest = Self::NEWEST
+            )
+        })
+    }
+
+    /// The release whose rules are replayed: this one, or the newest modelled one for a
+    /// newer release.
+    pub fn rules(self) -> KubeVersion {
+        if self.beyond_modelled() {
+            Self::NEWEST
+        } else {
+            self
+        }
+    }
 
     pub fn new(minor: u32) -> KubeVersion {
         KubeVersion {
@@ -212,7 +252,10 @@ impl KubeVersion {
                 _ => UnsupportedScheduleEvent::BeforeParse,
             },
             scheduled_timestamp_annotation: m >= 28,
-            adopt_existing_job: m >= 29,
+            adopt_existing_job: m >= 37,
+            already_exists_get_fails: (29..=36).contains(&m),
+            jobs_matched_by_uid: m >= 37,
+            schedule_panic_recovered: m >= 36,
             cleanup_before_sync: m >= 29,
             status_always_written: m <= 23,
             saw_completed: if v1 {

@@ -89,8 +89,9 @@ impl<'a> Index<'a> {
             .map_or(&[], Vec::as_slice)
     }
 
-    /// Jobs the controller counts as `cj`'s (v2: a controller ownerReference with its name,
-    /// as [`crate::replay::owned_jobs`] for every release since 1.21), in snapshot order.
+    /// Jobs with a controller ownerReference naming `cj` (what the v2 controller counts as
+    /// `cj`'s before 1.37; from 1.37 the caller also checks kind and UID with
+    /// [`crate::replay::controlled_by`]), in snapshot order.
     pub fn jobs_of(&self, cj: &CronJob) -> Vec<&'a Job> {
         let ns = namespace_of(&cj.meta.namespace);
         self.owned

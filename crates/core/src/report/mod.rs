@@ -213,7 +213,13 @@ fn gather<'s>(
     opts: &Options,
 ) -> Gathered<'s> {
     let ns = namespace_of(&cj.meta.namespace).to_string();
-    let owned = index.jobs_of(cj);
+    let features = opts.version.features();
+    // The index relates Jobs by the controller reference's name (every v2 release); from 1.37
+    // the kind and UID must match too, which `controlled_by` checks.
+    let mut owned = index.jobs_of(cj);
+    if features.jobs_matched_by_uid {
+        owned.retain(|j| replay::controlled_by(cj, j, features));
+    }
     let manual = index.manual_jobs_of(cj);
     let mut pods = Vec::new();
     for j in owned.iter().chain(manual.iter()) {
@@ -232,14 +238,13 @@ fn gather<'s>(
     // The replay's own filtering of the snapshot's Jobs, looked up instead: the namespace's
     // Jobs and, with the v2 controller, the ones its ownership rule gives are already indexed.
     let ns_jobs = evidence.jobs.then(|| index.jobs_in(&ns).to_vec());
-    let variant = opts.version.features().variant;
     let children = match &ns_jobs {
         None => Vec::new(),
-        Some(_) if variant != replay::ControllerVariant::V1Legacy => owned.clone(),
+        Some(_) if features.variant != replay::ControllerVariant::V1Legacy => owned.clone(),
         Some(js) => js
             .iter()
             .copied()
-            .filter(|j| replay::controlled_by(cj, j, variant))
+            .filter(|j| replay::controlled_by(cj, j, features))
             .collect(),
     };
     let rep = replay::replay_sorted(&input, ns_jobs, children);

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::evidence::{JobState, failure_reason, job_duration, job_state, pod_problem};
 use crate::model::{ConcurrencyPolicy, Job};
-use crate::replay::{ControllerVariant, Decision};
+use crate::replay::{ControllerVariant, CreateOutcome, Decision};
 use crate::rules::Context;
 use crate::text::human_duration;
 
@@ -218,10 +218,24 @@ fn empty_slot(ctx: &Context, t: Timestamp, due: Option<Timestamp>) -> Slot {
     }
     if Some(t) == due {
         return match rep.decision {
-            Decision::Create => mk(
-                SlotStatus::Due,
-                "due: the controller starts it at its next sync".into(),
-            ),
+            // A Job of the slot's name that is not this CronJob's (another owner, or, from
+            // 1.37, one left by a deleted CronJob of the same name) takes the name: the create
+            // is refused and nothing of this CronJob runs for the slot.
+            Decision::Create => match rep.create_outcome {
+                Some(
+                    CreateOutcome::AlreadyExistsGetFailed
+                    | CreateOutcome::AlreadyExistsError
+                    | CreateOutcome::AlreadyExistsNotOwned
+                    | CreateOutcome::FailedCreate,
+                ) => mk(
+                    SlotStatus::Missed,
+                    "missed: a Job of the slot's name exists and is not this CronJob's; the controller's create is refused (AlreadyExists)".into(),
+                ),
+                _ => mk(
+                    SlotStatus::Due,
+                    "due: the controller starts it at its next sync".into(),
+                ),
+            },
             Decision::ForbidBlocked => mk(
                 SlotStatus::Skipped,
                 format!(

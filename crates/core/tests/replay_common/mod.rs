@@ -147,6 +147,10 @@ impl Jb {
             .insert("cronjob.kubernetes.io/instantiate".into(), "manual".into());
         self
     }
+    pub fn owner_kind(mut self, kind: &str) -> Self {
+        self.0.meta.owner_references[0].kind = kind.into();
+        self
+    }
     pub fn owner_uid(mut self, uid: &str) -> Self {
         self.0.meta.owner_references[0].uid = uid.into();
         self

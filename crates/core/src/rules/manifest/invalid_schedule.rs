@@ -123,6 +123,26 @@ fn check(ctx: &Context) -> Vec<Finding> {
     };
     let q = go_quote(raw);
     let plain = hint(raw, err);
+    if err.panics && ctx.replay.kube_version.features().schedule_panic_recovered {
+        // 1.36+ (kubernetes#134526): validation and the controller parse under `recover`.
+        let mut f = Finding::new(
+            &RULE,
+            format!(
+                "robfig/cron panics on {q} ({}): a TZ=/CRON_TZ= prefix needs a space and five fields after it. Since Kubernetes 1.36 the API server and the controller recover from the panic (kubernetes#134526): the API server refuses the schedule, and a CronJob already stored with it records UnparseableSchedule on every sync and never runs.",
+                err.message
+            ),
+        )
+        .field("spec.schedule")
+        .headline("never runs: schedule rejected — a TZ= prefix with nothing after it")
+        .fix(plain.unwrap_or_default());
+        if is_live(ctx.cron_job) && !ctx.cron_job.spec.suspend {
+            f = f.evidence(format!(
+                "controller (each sync): Warning UnparseableSchedule unparseable schedule: {q} : invalid schedule format: {}",
+                err.message
+            ));
+        }
+        return vec![f];
+    }
     if err.panics {
         let mut f = Finding::new(
             &RULE,
@@ -175,7 +195,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::examples::{findings, run};
+    use super::super::super::examples::{findings, run, run_with};
     use super::{RULE, corrected};
 
     fn with_schedule(s: &str) -> String {
@@ -239,12 +259,46 @@ mod tests {
     }
 
     #[test]
-    fn tz_prefix_without_fields_panics_robfig() {
-        let r = run(&with_schedule("TZ=UTC"), RULE.example_now);
+    fn tz_prefix_without_fields_panics_robfig_until_1_36() {
+        let v = |s: &str| s.parse::<crate::replay::KubeVersion>().unwrap();
+        let r = run_with(&with_schedule("TZ=UTC"), RULE.example_now, v("1.35"));
         let f = findings(&r, "invalid-schedule");
         assert_eq!(f.len(), 1);
         assert!(f[0].message.contains("panics"), "{}", f[0].message);
         assert!(r.cron_jobs[0].headline.contains("crashes robfig/cron"));
+        assert!(r.cron_jobs[0].replay.controller_panic.is_some());
+        // UnsupportedSchedule ("TZ" in the schedule) comes first; the panic stops the sync.
+        assert!(
+            !r.cron_jobs[0]
+                .replay
+                .events
+                .iter()
+                .any(|e| e.reason == "UnparseableSchedule")
+        );
+        // 1.36 (kubernetes#134526): recovered; a validation error and UnparseableSchedule.
+        let r = run_with(&with_schedule("TZ=UTC"), RULE.example_now, v("1.36"));
+        let f = findings(&r, "invalid-schedule");
+        assert_eq!(f.len(), 1);
+        assert!(
+            f[0].message.contains("kubernetes#134526"),
+            "{}",
+            f[0].message
+        );
+        assert!(!r.cron_jobs[0].headline.contains("crashes"));
+        assert!(r.cron_jobs[0].replay.controller_panic.is_none());
+        let events: Vec<_> = r.cron_jobs[0]
+            .replay
+            .events
+            .iter()
+            .map(|e| format!("{}: {}", e.reason, e.message))
+            .collect();
+        assert!(
+            events.contains(
+                &r#"UnparseableSchedule: unparseable schedule: "TZ=UTC" : invalid schedule format: runtime error: slice bounds out of range [:-1]"#
+                    .to_string()
+            ),
+            "{events:?}"
+        );
     }
 
     #[test]
