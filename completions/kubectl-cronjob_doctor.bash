@@ -129,7 +129,7 @@ _kubectl__cronjob_doctor() {
             return 0
             ;;
         kubectl__subcmd__cronjob_doctor__subcmd__explain)
-            opts="-f -n -o -h -V --file --namespace --output --timeline --slot --max-input-size --now --controller-time-zone --kube-version --color --kubeconfig --context --cluster --user --request-timeout --all-contexts --context-timeout --help --version"
+            opts="-f -n -o -h -V --file --namespace --output --timeline --slot --max-input-size --now --controller-time-zone --kube-version --color --config --no-config --kubeconfig --context --cluster --user --request-timeout --all-contexts --context-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -185,6 +185,10 @@ _kubectl__cronjob_doctor() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --kubeconfig)
@@ -415,7 +419,7 @@ _kubectl__cronjob_doctor() {
             return 0
             ;;
         kubectl__subcmd__cronjob_doctor__subcmd__lint)
-            opts="-f -o -h -V --file --fail-on --output --max-input-size --now --controller-time-zone --kube-version --color --help --version"
+            opts="-f -o -h -V --file --fail-on --output --baseline --write-baseline --print-config --max-input-size --now --controller-time-zone --kube-version --color --config --no-config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -441,6 +445,14 @@ _kubectl__cronjob_doctor() {
                     COMPREPLY=($(compgen -W "text json sarif" -- "${cur}"))
                     return 0
                     ;;
+                --baseline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write-baseline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --max-input-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -459,6 +471,10 @@ _kubectl__cronjob_doctor() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -595,7 +611,7 @@ _kubectl__cronjob_doctor() {
             return 0
             ;;
         kubectl__subcmd__cronjob_doctor__subcmd__rules)
-            opts="-o -h -V --output --help --version"
+            opts="-o -h -V --output --config --no-config --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -609,6 +625,10 @@ _kubectl__cronjob_doctor() {
                     COMPREPLY=($(compgen -W "text markdown json" -- "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -617,7 +637,7 @@ _kubectl__cronjob_doctor() {
             return 0
             ;;
         kubectl__subcmd__cronjob_doctor__subcmd__scan)
-            opts="-n -A -o -h -V --namespace --all-namespaces --only-problems --output --timeline --now --controller-time-zone --kube-version --color --kubeconfig --context --cluster --user --request-timeout --all-contexts --context-timeout --help --version"
+            opts="-n -A -o -h -V --namespace --all-namespaces --only-problems --output --timeline --now --controller-time-zone --kube-version --color --config --no-config --kubeconfig --context --cluster --user --request-timeout --all-contexts --context-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -657,6 +677,10 @@ _kubectl__cronjob_doctor() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --kubeconfig)

@@ -53,23 +53,27 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l color -d 'When to use colour in text output. NO_COLOR is respected with `auto`' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l config -d 'The config file. Default: `.cronjob-doctor.yaml` in the current directory or the nearest parent that has one' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l kubeconfig -d 'Path to the kubeconfig file. Default: $KUBECONFIG (several files are merged), else ~/.kube/config, else the in-cluster service account' -r -F
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l context -d 'The kubeconfig context to use (default: current-context). `scan` and `explain` take it more than once to read several clusters into one report' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l cluster -d 'The kubeconfig cluster to use (default: the context\'s)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l user -d 'The kubeconfig user to use (default: the context\'s)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l request-timeout -d 'Give up on a request (retries included) after this long: 30s, 1m, a number of seconds, or 0 for no limit. At most 24h' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l context-timeout -d 'With several contexts: give up on one context after this long (connecting, reading and retries included), so a dead cluster costs at most this: 30s, 1m, or a number of seconds, from 1s to 1h' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l no-config -d 'Ignore any config file'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -l all-contexts -d 'Read every context of the kubeconfig (each with its own credentials, namespace and clock) and report them together; a context that cannot be read is reported, and the exit code is 2'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand explain" -s V -l version -d 'Print version'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -s f -l file -d 'Manifests to lint: files, directories (recursively, *.yaml|*.yml|*.json) or `-` (stdin)' -r
-complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l fail-on -d 'Lowest severity that makes the exit code 1' -r -f -a "error\t''
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l fail-on -d 'Lowest severity that makes the exit code 1 (default: the config\'s failOn, else warning)' -r -f -a "error\t''
 warning\t''
 info\t''
 never\t''"
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -s o -l output -d 'Output format: one line per finding, JSON, or SARIF 2.1.0 for code scanning' -r -f -a "text\t''
 json\t''
 sarif\t''"
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l baseline -d 'Report only findings that are not in this baseline (written by --write-baseline); the exit code counts those alone, and baseline entries that no longer occur are listed' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l write-baseline -d 'Record today\'s findings (at or above --fail-on) in FILE as the baseline, and exit 0' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l max-input-size -d 'The largest file (or stdin) read with -f: bytes, or with Ki/Mi/Gi (or K/M/G), from 1Ki to 64Gi. A larger input is an error instead of an out-of-memory kill' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l now -d 'Evaluate at this instant instead of now: RFC 3339 (e.g. 2026-11-20T12:00:00Z), or `dump` to judge -f input as of its newest timestamp (when the dump was taken). Default: from a cluster, the API server\'s clock; from files, the wall clock (a note says when the input\'s newest timestamp is over an hour older: an old dump wants `dump`)' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l controller-time-zone -d 'The controller\'s local time zone, used for schedules without spec.timeZone (kube-controller-manager\'s TZ; containerised control planes use UTC)' -r
@@ -77,6 +81,9 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l color -d 'When to use colour in text output. NO_COLOR is respected with `auto`' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l config -d 'The config file. Default: `.cronjob-doctor.yaml` in the current directory or the nearest parent that has one' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l print-config -d 'Print the effective settings (config file and flags) as YAML and exit'
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -l no-config -d 'Ignore any config file'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -s h -l help -d 'Print help'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand lint" -s V -l version -d 'Print version'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand next" -l time-zone -d 'Like spec.timeZone: evaluate in this IANA zone (adds `TZ=<zone> ` unless the schedule already contains TZ)' -r
@@ -93,6 +100,8 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand rules" -s o -l output -r -f -a "text\t''
 markdown\t''
 json\t''"
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand rules" -l config -d 'The config file. Default: `.cronjob-doctor.yaml` in the current directory or the nearest parent that has one' -r
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand rules" -l no-config -d 'Ignore any config file'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand rules" -s h -l help -d 'Print help'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand rules" -s V -l version -d 'Print version'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -s n -l namespace -d 'Namespace to scan (default: the context\'s, else `default`)' -r
@@ -106,6 +115,7 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l color -d 'When to use colour in text output. NO_COLOR is respected with `auto`' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l config -d 'The config file. Default: `.cronjob-doctor.yaml` in the current directory or the nearest parent that has one' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l kubeconfig -d 'Path to the kubeconfig file. Default: $KUBECONFIG (several files are merged), else ~/.kube/config, else the in-cluster service account' -r -F
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l context -d 'The kubeconfig context to use (default: current-context). `scan` and `explain` take it more than once to read several clusters into one report' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l cluster -d 'The kubeconfig cluster to use (default: the context\'s)' -r
@@ -114,6 +124,7 @@ complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subco
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l context-timeout -d 'With several contexts: give up on one context after this long (connecting, reading and retries included), so a dead cluster costs at most this: 30s, 1m, or a number of seconds, from 1s to 1h' -r
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -s A -l all-namespaces -d 'Scan every namespace'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l only-problems -d 'Only list CronJobs with a warning or an error'
+complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l no-config -d 'Ignore any config file'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -l all-contexts -d 'Read every context of the kubeconfig (each with its own credentials, namespace and clock) and report them together; a context that cannot be read is reported, and the exit code is 2'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-cronjob_doctor -n "__fish_kubectl_cronjob_doctor_using_subcommand scan" -s V -l version -d 'Print version'

@@ -27,6 +27,41 @@ pub const DEFAULT_MAX_INPUT_SIZE: u64 = 256 << 20;
 /// The cap [`load_paths`] applies: set once from `--max-input-size` by the command that reads
 /// files, so the shared loading code need not thread it through every caller.
 static MAX_INPUT_SIZE: AtomicU64 = AtomicU64::new(DEFAULT_MAX_INPUT_SIZE);
+/// The config file's `exclude` globs and the directory they are relative to: files found by
+/// walking a directory that match one are not read (a file named explicitly always is). Set
+/// once by the command, like the size cap.
+static EXCLUDE: std::sync::OnceLock<(PathBuf, Vec<String>)> = std::sync::OnceLock::new();
+
+/// Sets the `exclude` globs of the config file in `dir` (see [`EXCLUDE`]).
+pub fn set_exclude(dir: PathBuf, globs: Vec<String>) {
+    if !globs.is_empty() {
+        let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+        let _ = EXCLUDE.set((dir, globs));
+    }
+}
+
+/// Whether a file found in a directory walk is excluded by the config file.
+fn excluded(path: &Path) -> bool {
+    let Some((dir, globs)) = EXCLUDE.get() else {
+        return false;
+    };
+    let full = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let Ok(rel) = full.strip_prefix(dir) else {
+        return false;
+    };
+    let rel: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let rel = rel.join("/");
+    globs.iter().any(|g| doctor::config::glob_match(g, &rel))
+}
+
+/// Reads a whole file, refusing one larger than `max` bytes.
+pub fn read_file_capped(path: &Path, max: u64) -> Result<Vec<u8>, String> {
+    let mut f = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    read_capped(&mut f, max)
+}
 
 /// Sets the cap for [`load_paths`] (from `--max-input-size`).
 pub fn set_max_input_size(bytes: u64) {
@@ -187,7 +222,11 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, visited: &mut HashSet<PathBuf>, lo
         }
         match std::fs::metadata(&child) {
             Ok(m) if m.is_dir() => walk(&child, files, visited, loaded),
-            Ok(m) if m.is_file() && is_manifest(&child) => files.push(child),
+            Ok(m) if m.is_file() && is_manifest(&child) => {
+                if !excluded(&child) {
+                    files.push(child);
+                }
+            }
             Ok(_) if is_manifest(&child) => loaded.notes.push(Note::whole_file(
                 &display(&child),
                 "skipped: not a regular file (a FIFO, socket or device is never read from a directory)",

@@ -11,13 +11,12 @@ pub mod error;
 pub mod flag_check;
 mod input;
 mod monitor;
+mod project;
 mod term;
 mod version;
 
 /// The flags' ranges (`cli::ranges`), under the name the tests and fuzz targets know.
 pub use cli::ranges as flag_ranges;
-
-use clap::Parser;
 
 pub use error::exit;
 
@@ -38,8 +37,18 @@ fn run() -> i32 {
     {
         return cluster::exec_plugin::run_guard(&args[2..]);
     }
-    let cli = match cli::Cli::try_parse() {
-        Ok(c) => c,
+    let parsed = <cli::Cli as clap::CommandFactory>::command()
+        .try_get_matches()
+        .and_then(|m| <cli::Cli as clap::FromArgMatches>::from_arg_matches(&m).map(|c| (c, m)));
+    let cli = match parsed {
+        Ok((mut c, m)) => {
+            // The project's config file fills in what the command line left out.
+            if let Err(e) = project::resolve(&mut c, &m) {
+                eprintln!("error: {}", doctor::report::visible::text(e.message()));
+                return e.exit_code();
+            }
+            c
+        }
         Err(e) => {
             // clap prints help/version itself; usage errors exit 2 like every tool error.
             let code = if e.use_stderr() {

@@ -160,6 +160,9 @@ pub struct ExplainArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub replay: ReplayArgs,
+    /// With -f: the config file's rule severities apply.
+    #[command(flatten)]
+    pub config: ConfigArgs,
     #[command(flatten)]
     pub kube: KubeArgs,
     #[command(flatten)]
@@ -173,6 +176,25 @@ pub struct InputArgs {
     /// to 64Gi. A larger input is an error instead of an out-of-memory kill.
     #[arg(long, value_name = "SIZE", default_value = "256Mi", value_parser = ranges::parse_size)]
     pub max_input_size: u64,
+}
+
+/// The project's settings file (`.cronjob-doctor.yaml`, see docs/config.md).
+#[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Project config")]
+pub struct ConfigArgs {
+    /// The config file. Default: `.cronjob-doctor.yaml` in the current directory or the
+    /// nearest parent that has one.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub config: Option<String>,
+    /// Ignore any config file.
+    #[arg(long)]
+    pub no_config: bool,
+    /// The settings read (set by the shell after parsing; empty without a file).
+    #[arg(skip)]
+    pub settings: doctor::config::Config,
+    /// The file they were read from.
+    #[arg(skip)]
+    pub file: Option<std::path::PathBuf>,
 }
 
 /// How to reach the cluster: kubectl's flags, with kubectl's defaults.
@@ -249,6 +271,9 @@ pub struct ScanArgs {
     pub timeline: usize,
     #[command(flatten)]
     pub replay: ReplayArgs,
+    /// The config file's rule severities apply.
+    #[command(flatten)]
+    pub config: ConfigArgs,
     #[command(flatten)]
     pub kube: KubeArgs,
     #[command(flatten)]
@@ -268,16 +293,28 @@ pub struct LintArgs {
     /// Manifests to lint: files, directories (recursively, *.yaml|*.yml|*.json) or `-` (stdin).
     #[arg(short = 'f', long = "file", value_name = "PATH", required = true)]
     pub files: Vec<String>,
-    /// Lowest severity that makes the exit code 1.
+    /// Lowest severity that makes the exit code 1 (default: the config's failOn, else warning).
     #[arg(long, value_enum, default_value_t = FailOn::Warning)]
     pub fail_on: FailOn,
     /// Output format: one line per finding, JSON, or SARIF 2.1.0 for code scanning.
     #[arg(short = 'o', long, value_enum, default_value_t = ReportFormat::Text)]
     pub output: ReportFormat,
+    /// Report only findings that are not in this baseline (written by --write-baseline); the
+    /// exit code counts those alone, and baseline entries that no longer occur are listed.
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub baseline: Option<String>,
+    /// Record today's findings (at or above --fail-on) in FILE as the baseline, and exit 0.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<String>,
+    /// Print the effective settings (config file and flags) as YAML and exit.
+    #[arg(long)]
+    pub print_config: bool,
     #[command(flatten)]
     pub input: InputArgs,
     #[command(flatten)]
     pub replay: ReplayArgs,
+    #[command(flatten)]
+    pub config: ConfigArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -320,6 +357,9 @@ pub enum RulesFormat {
 pub struct RulesArgs {
     #[arg(short = 'o', long, value_enum, default_value_t = RulesFormat::Text)]
     pub output: RulesFormat,
+    /// The severities shown are the config file's, where it overrides a rule.
+    #[command(flatten)]
+    pub config: ConfigArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

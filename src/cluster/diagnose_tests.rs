@@ -105,6 +105,7 @@ fn utc_options(zone: &TimeZone, version: KubeVersion) -> Options<'_> {
         controller_zone: zone,
         version,
         timeline: 8,
+        severities: doctor::config::NO_OVERRIDES,
     }
 }
 

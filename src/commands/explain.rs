@@ -54,6 +54,7 @@ pub fn run(a: &ExplainArgs) -> Result<i32, Error> {
             a.name.as_deref(),
             a.namespace.as_deref(),
             &a.replay,
+            &a.config,
             a.timeline,
         )?
         .report
@@ -101,6 +102,7 @@ fn from_files(a: &ExplainArgs) -> Result<super::report_cmd::Prepared, Error> {
         a.name.as_deref(),
         a.namespace.as_deref(),
         &a.replay,
+        &a.config,
         a.timeline,
     )
 }
@@ -185,6 +187,7 @@ impl LiveRead {
             controller_zone: &self.zone,
             version: self.version,
             timeline: a.timeline,
+            severities: doctor::config::NO_OVERRIDES,
         }
     }
 }

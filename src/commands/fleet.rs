@@ -169,6 +169,7 @@ fn scan_context(
         } else {
             0
         },
+        severities: &a.config.settings.rules,
     };
     let (json, wide, only_problems, several) = (
         a.output == ScanFormat::Json,
@@ -382,6 +383,7 @@ pub(super) fn fleet_frame(
             .or(flag_version)
             .unwrap_or(KubeVersion::NEWEST),
         timeline: 0,
+        severities: doctor::config::NO_OVERRIDES,
     };
     let frame: Report = diagnose::frame(notes, &opts);
     let head = doctor::render::json::render(&frame);

@@ -17,7 +17,7 @@ use crate::term::{delivered, emit, use_color};
 
 pub fn run(a: &LintArgs) -> Result<i32, Error> {
     crate::input::set_max_input_size(a.input.max_input_size);
-    let mut p = prepare(&a.files, None, None, &a.replay, 0)?;
+    let mut p = prepare(&a.files, None, None, &a.replay, &a.config, 0)?;
     let input_errors = !p.header.errors.is_empty();
     let threshold = match a.fail_on {
         FailOn::Error => Some(Severity::Error),

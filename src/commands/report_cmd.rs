@@ -9,7 +9,7 @@ use doctor::report::{self, InputError, Options, Report};
 use jiff::tz::TimeZone;
 
 use super::{check_now, controller_zone, parse_instant};
-use crate::cli::{ColorChoice, KubeArgs, ReplayArgs};
+use crate::cli::{ColorChoice, ConfigArgs, KubeArgs, ReplayArgs};
 use crate::cluster::{self, http::Api};
 use crate::error::Error;
 
@@ -29,6 +29,7 @@ pub struct Prepared {
     zone_name: String,
     version: KubeVersion,
     timeline: usize,
+    severities: doctor::config::Severities,
 }
 
 impl Prepared {
@@ -39,6 +40,7 @@ impl Prepared {
             controller_zone: &self.zone,
             version: self.version,
             timeline: self.timeline,
+            severities: &self.severities,
         }
     }
 
@@ -192,9 +194,10 @@ pub fn evaluate(
     name: Option<&str>,
     namespace: Option<&str>,
     args: &ReplayArgs,
+    config: &ConfigArgs,
     timeline: usize,
 ) -> Result<Evaluation, Error> {
-    let p = prepare(files, name, namespace, args, timeline)?;
+    let p = prepare(files, name, namespace, args, config, timeline)?;
     Ok(Evaluation {
         report: p.into_report(),
     })
@@ -207,9 +210,13 @@ pub fn prepare(
     name: Option<&str>,
     namespace: Option<&str>,
     args: &ReplayArgs,
+    config: &ConfigArgs,
     timeline: usize,
 ) -> Result<Prepared, Error> {
     let zone: TimeZone = controller_zone(&args.controller_time_zone)?;
+    if let Some(dir) = crate::project::base_dir(config) {
+        crate::input::set_exclude(dir, config.settings.exclude.clone());
+    }
     let version = version(args)?;
     if let Some(v) = args.now.as_deref().filter(|v| *v != "dump") {
         // A typo in --now is reported before the input is read.
@@ -237,6 +244,7 @@ pub fn prepare(
     snapshot.cron_jobs.retain(|c| {
         name.is_none_or(|n| c.meta.name == n)
             && namespace.is_none_or(|ns| report::index::namespace_of(&c.meta.namespace) == ns)
+            && !config.settings.skips(&c.meta.namespace, &c.meta.name)
     });
     let errors = errors
         .into_iter()
@@ -253,6 +261,7 @@ pub fn prepare(
         controller_zone: &zone,
         version,
         timeline,
+        severities: doctor::config::NO_OVERRIDES,
     };
     let header = report::header(&snapshot, errors, &opts);
     let p = Prepared {
@@ -263,6 +272,7 @@ pub fn prepare(
         zone_name: args.controller_time_zone.clone(),
         version,
         timeline,
+        severities: config.settings.rules.clone(),
     };
     // Errors go to stderr, whatever the output format (JSON and SARIF carry them too).
     if !p.header.errors.is_empty() {

@@ -95,6 +95,7 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
         } else {
             0
         },
+        severities: &a.config.settings.rules,
     };
     let (json, wide, only_problems) = (
         a.output == ScanFormat::Json,
@@ -447,6 +448,7 @@ mod tests {
             controller_zone: &zone,
             version: doctor::replay::KubeVersion::NEWEST,
             timeline: 8,
+            severities: doctor::config::NO_OVERRIDES,
         };
         let whole = doctor::report::build(&snapshot, Vec::new(), &opts);
         let fragments: Vec<String> = whole.cron_jobs.iter().map(json_fragment).collect();
@@ -480,6 +482,7 @@ mod tests {
             controller_zone: &zone,
             version: doctor::replay::KubeVersion::new(27),
             timeline: 8,
+            severities: doctor::config::NO_OVERRIDES,
         };
         let notes = vec!["first \"note\"".to_string(), "second".to_string()];
         let mut whole = doctor::report::build(&snapshot, Vec::new(), &opts);

@@ -247,6 +247,7 @@ fn diagnose(shared: &Shared, timers: &mut Timers, keys: BTreeSet<Key>, output: O
         version: shared.version(),
         // Not read: `evaluate` builds the few slots the last run's series need.
         timeline: 0,
+        severities: doctor::config::NO_OVERRIDES,
     };
     let store = lock(&shared.store);
     let store = &*store;

@@ -297,6 +297,7 @@ fn write_document_with(
         controller_zone: &st.controller_zone,
         version: shared.version(),
         timeline: 8,
+        severities: doctor::config::NO_OVERRIDES,
     };
     let mut notes = lock(&shared.notes).clone();
     notes.extend(opts.version.beyond_modelled_note());

@@ -174,6 +174,7 @@ fn the_store_snapshot_diagnoses_every_example_as_the_whole_build_does() {
         controller_zone: &zone,
         version: KubeVersion::NEWEST,
         timeline: 8,
+        severities: doctor::config::NO_OVERRIDES,
     };
     let whole = report::build(&snapshot, Vec::new(), &opts);
     // Filled as changes fill it (`upsert`) and as the first sync does (`insert`, after a

@@ -296,6 +296,7 @@ mod tests {
             controller_zone: &zone,
             version: doctor::replay::KubeVersion::NEWEST,
             timeline: 0,
+            severities: doctor::config::NO_OVERRIDES,
         };
         let r = doctor::report::build(&snapshot, Vec::new(), &opts);
         let row = Row::new(&snapshot.cron_jobs[0], &r.cron_jobs[0], true);

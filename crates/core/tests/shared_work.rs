@@ -65,6 +65,7 @@ fn shared_dst_work_gives_the_same_reports_as_unshared() {
         controller_zone: &tz,
         version: KubeVersion::NEWEST,
         timeline: 10,
+        severities: doctor::config::NO_OVERRIDES,
     };
     let json = |r: report::Report| serde_json::to_string(&r).unwrap();
     // Twice shared (the second pass answers from the memo only), once unshared.

@@ -430,7 +430,7 @@ fn template_recheck(
     }
     let ctx = diagnosed.gathered.context(patched, evidence, opts);
     let per_rule = crate::rules::rerun_template_rules(&ctx, diagnosed.per_rule);
-    Some(super::findings_of(&ctx, per_rule))
+    Some(super::findings_of(&ctx, per_rule, opts))
 }
 
 /// Whether `a` and `b` are the same CronJob but for `spec.jobTemplate`. Every field is named,

@@ -23,13 +23,15 @@ use crate::rules::{self, Context, Finding, Severity};
 use index::{Index, namespace_of};
 pub use timeline::{Slot, SlotStatus};
 
-/// How to evaluate: the instant, the controller's zone and release, the timeline length.
+/// How to evaluate: the instant, the controller's zone and release, the timeline length, and
+/// the project's rule severities (`crate::config::NO_OVERRIDES` for none).
 pub struct Options<'a> {
     pub now: Timestamp,
     pub controller_zone_name: &'a str,
     pub controller_zone: &'a TimeZone,
     pub version: KubeVersion,
     pub timeline: usize,
+    pub severities: &'a crate::config::Severities,
 }
 
 /// Input that could not be read (file, 1-based line and column, message).
@@ -309,9 +311,20 @@ impl<'s> Gathered<'s> {
 
 /// The findings of the CronJob in `ctx`, as its report lists them, from each rule's findings
 /// (`rules::run_rules`).
-fn findings_of(ctx: &Context, per_rule: Vec<Vec<Finding>>) -> Vec<Finding> {
+fn findings_of(ctx: &Context, per_rule: Vec<Vec<Finding>>, opts: &Options) -> Vec<Finding> {
     let cj = ctx.cron_job;
     let mut findings = rules::finish(ctx, per_rule);
+    // The project's overrides come before everything read off the findings (the outage's
+    // cause, the health, the headline): a rule turned off never leads a headline.
+    if !opts.severities.is_empty() {
+        findings.retain_mut(|f| match opts.severities.apply(f.slug, f.severity) {
+            Some(s) => {
+                f.severity = s;
+                true
+            }
+            None => false,
+        });
+    }
     // An outage whose cause another finding names is fixed by fixing that cause: say so
     // instead of the generic "check the controller" advice.
     let cause = rules::not_running::cause(&findings).map(|f| f.slug);
@@ -346,7 +359,7 @@ fn findings_only(
 ) -> Vec<Finding> {
     let g = gather(cj, index, evidence, opts);
     let ctx = g.context(cj, evidence, opts);
-    findings_of(&ctx, rules::run_rules(&ctx))
+    findings_of(&ctx, rules::run_rules(&ctx), opts)
 }
 
 /// One CronJob's report, with its verified fix plan when `planned` says so.
@@ -368,7 +381,7 @@ fn build_one(
             .flatten()
             .any(|f| f.severity >= Severity::Warning))
     .then(|| per_rule.clone());
-    let findings = findings_of(&ctx, per_rule);
+    let findings = findings_of(&ctx, per_rule, opts);
     let fix = match plan_with {
         Some(per_rule) => fix::plan_one(
             cj,
@@ -554,6 +567,7 @@ mod tests {
             controller_zone: zone,
             version,
             timeline: 8,
+            severities: crate::config::NO_OVERRIDES,
         }
     }
 
@@ -682,7 +696,7 @@ mod tests {
                             }
                         }
                         assert_eq!(
-                            findings_of(&ctx, rules::rerun_template_rules(&ctx, &before)),
+                            findings_of(&ctx, rules::rerun_template_rules(&ctx, &before), &opts),
                             findings_only(&variant, &index, s.evidence, &opts),
                             "{}",
                             cj.meta.name

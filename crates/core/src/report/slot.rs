@@ -443,6 +443,7 @@ status:
             controller_zone: &zone,
             version: crate::replay::KubeVersion::NEWEST,
             timeline: 8,
+            severities: crate::config::NO_OVERRIDES,
         };
         let q = SlotQuery::Latest(Time::constant(11, 30, 0, 0));
         let a = answer(&snapshot, &snapshot.cron_jobs[0], &opts, q);

@@ -115,6 +115,7 @@ mod tests {
             controller_zone: &zone,
             version: crate::replay::KubeVersion::NEWEST,
             timeline: 8,
+            severities: crate::config::NO_OVERRIDES,
         };
         let r = super::super::build(&snapshot, Vec::new(), &opts);
         let mut out = Vec::new();
@@ -146,6 +147,7 @@ mod tests {
             controller_zone: &zone,
             version: crate::replay::KubeVersion::NEWEST,
             timeline: 8,
+            severities: crate::config::NO_OVERRIDES,
         };
         let whole = super::super::build(&snapshot, errors.clone(), &opts);
         assert!(whole.cron_jobs.iter().any(|c| c.fix.patch.is_some()));
@@ -217,6 +219,7 @@ mod tests {
             controller_zone: &zone,
             version: crate::replay::KubeVersion::NEWEST,
             timeline: 8,
+            severities: crate::config::NO_OVERRIDES,
         };
         let header = super::super::header(&snapshot, Vec::new(), &opts);
         let mut seen = 0;

@@ -274,6 +274,7 @@ mod tests {
             controller_zone: &zone,
             version: crate::replay::KubeVersion::NEWEST,
             timeline: 8,
+            severities: crate::config::NO_OVERRIDES,
         };
         let raw = super::super::build(&snapshot, Vec::new(), &opts);
         assert!(

@@ -36,6 +36,7 @@ pub fn run_with(yaml: &str, now: &str, version: KubeVersion) -> Report {
             controller_zone: &TimeZone::UTC,
             version,
             timeline: 8,
+            severities: crate::config::NO_OVERRIDES,
         },
     )
 }

@@ -59,6 +59,7 @@
 //! capped by the parser (256 levels); nothing recurses over the document. Documents are parsed
 //! one at a time.
 
+pub mod config_file;
 pub(crate) mod field_paths;
 mod manifest;
 mod scalar;
