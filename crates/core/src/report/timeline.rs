@@ -111,7 +111,12 @@ fn job_slot(ctx: &Context, t: Timestamp, j: &Job, manual: bool) -> Slot {
     let mut told = Vec::new();
     // Runs whose start someone else decides are said so, and never called late.
     match &story.kind {
-        crate::runs::RunKind::Suspended => told.push("Job suspended (spec.suspend)".to_string()),
+        crate::runs::RunKind::Suspended => {
+            told.push(match crate::evidence::job_suspended(j).flatten() {
+                Some(at) => format!("Job suspended since {}", ctx.show_time(at)),
+                None => "Job suspended (spec.suspend)".to_string(),
+            })
+        }
         crate::runs::RunKind::ManagedElsewhere(by) => told.push(format!("Job managed by {by}")),
         _ => {}
     }
