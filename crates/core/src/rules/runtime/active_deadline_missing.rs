@@ -36,7 +36,8 @@ adds `Failed` only once every Pod is terminal, so a deadline leaves the Job acti
 Pod is gone; `forbid-blocked` then points at the Pod.) Under `Forbid` the hung Job blocks \
 every later slot (JobAlreadyActive, kubernetes#58748, #107827); under `Allow` hung Jobs pile \
 up one per slot; under `Replace` each slot deletes the previous run, so a hang costs one \
-interval but a slow run never finishes.",
+interval but a slow run never finishes. Jobs managed by another controller (`spec.managedBy`, honoured from 1.32) get an info naming \
+that controller instead: the built-in Job controller does not enforce their deadline.",
     remediation: "Set `jobTemplate.spec.activeDeadlineSeconds` above the normal run time and, under \
 Forbid, below the schedule's interval, so a hung run fails before the next slot.",
     fires_on: r#"

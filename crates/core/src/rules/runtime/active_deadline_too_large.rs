@@ -24,7 +24,8 @@ pub static RULE: Rule = Rule {
 time between two slots it cannot protect the next slot: under `Forbid` a run that hangs or \
 crawls still holds `status.active` when the next slot comes (JobAlreadyActive, the slot is \
 skipped or started late), and under `Allow` the next run starts while it is still going. \
-The interval is the schedule's typical gap between runs.",
+The interval is the schedule's typical gap between runs. Quiet when the Jobs are managed by another controller (`spec.managedBy`, honoured from \
+1.32): the built-in Job controller does not enforce their deadline.",
     remediation: "Lower `activeDeadlineSeconds` below the interval (and above the normal run time), \
 or, if runs really take longer than the interval, run the schedule less often.",
     fires_on: r#"

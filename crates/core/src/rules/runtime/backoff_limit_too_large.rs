@@ -30,7 +30,8 @@ to `backoffLimit` retries (default 6). The sum of those delays — plus the run 
 attempt — is how long a consistently failing run keeps its Job active. When that exceeds the \
 time between slots, under `Forbid` a failing run blocks the next slot (JobAlreadyActive), and \
 under `Allow` its retries overlap the next run. `activeDeadlineSeconds`, when set, ends the Job \
-earlier and takes precedence.",
+earlier and takes precedence. Quiet when the Jobs are managed by another controller (`spec.managedBy`, honoured from \
+1.32): their retries are that controller's business.",
     remediation: "Lower `backoffLimit` so the retries fit well inside the interval (the next slot is \
 the retry), or bound the whole Job with `activeDeadlineSeconds` below the interval.",
     fires_on: r#"
