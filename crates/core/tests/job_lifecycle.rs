@@ -7,6 +7,20 @@ use doctor::replay::KubeVersion;
 use doctor::report::{Report, visible::for_terminal};
 use doctor::rules::examples::{findings, run_with};
 
+/// `explain --slot` for `slot` on the first CronJob of `yaml`.
+fn slot_answer(yaml: &str, slot: &str, version: KubeVersion) -> String {
+    let (snapshot, _) = doctor::source::parse_text("t.yaml", yaml).into_snapshot();
+    let opts = doctor::report::Options {
+        now: NOW.parse().unwrap(),
+        controller_zone_name: "UTC",
+        controller_zone: &jiff::tz::TimeZone::UTC,
+        version,
+        timeline: 8,
+    };
+    let q = doctor::report::slot::SlotQuery::parse(slot).unwrap();
+    doctor::report::slot::answer(&snapshot, &snapshot.cron_jobs[0], &opts, q).answer
+}
+
 const NOW: &str = "2026-11-20T12:00:00Z";
 const EXAMPLE: &str = include_str!("../../../examples/forbid-blocked-by-terminating-pod.yaml");
 const FORCE: &str = "kubectl delete pod report-29916120-q8z4d -n ops --grace-period=0 --force";

@@ -86,7 +86,22 @@ fn job_slot(ctx: &Context, t: Timestamp, j: &Job, manual: bool) -> Slot {
             SlotStatus::Failed,
             failure_reason(j).unwrap_or("failed").to_string(),
         ),
-        JobState::Running => (SlotStatus::Running, String::new()),
+        // Decided but not finished (1.31+): the CronJob controller still counts it active,
+        // so it stays "running", and the note says how it ended.
+        JobState::Running => (
+            SlotStatus::Running,
+            crate::runs::decision(j)
+                .map(|(kind, reason)| {
+                    let verb = if kind == "FailureTarget" {
+                        "failed"
+                    } else {
+                        "succeeded"
+                    };
+                    let reason = if reason.is_empty() { kind } else { reason };
+                    format!("{verb} ({reason}), active until its pods are gone")
+                })
+                .unwrap_or_default(),
+        ),
     };
     if status != SlotStatus::Succeeded
         && let Some((pod, problem)) = ctx
