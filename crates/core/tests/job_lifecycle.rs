@@ -301,5 +301,12 @@ fn a_suspended_job_without_start_time_is_said_suspended_not_active_since_its_cre
             "{}",
             slot.note
         );
+        let answer = slot_answer(SUSPENDED, "2026-11-20T08:00:00Z", v(minor));
+        assert!(
+            answer.starts_with(
+                "the 2026-11-20 08:00 UTC run is suspended since 2026-11-20 09:30 UTC"
+            ),
+            "{answer}"
+        );
     }
 }
