@@ -547,3 +547,34 @@ status: {active: 1, startTime: "2026-11-20T12:00:00Z"}
         out.stdout
     );
 }
+
+/// A Job's `status.terminating` comes through the cluster reader (issue 19, item 3): a Job
+/// already failed (FailureTarget) whose Pods the server does not return says how many of them
+/// are still being deleted, and the plan looks for them instead of proposing a deadline.
+#[test]
+fn a_decided_jobs_status_terminating_comes_through_live() {
+    let text = std::fs::read_to_string(example("forbid-blocked-by-terminating-pod.yaml")).unwrap();
+    let without_pod = &text[..text.rfind("---\napiVersion: v1\nkind: Pod").unwrap()];
+    let live = Live::yaml(
+        &without_pod.replace("terminating: 1", "terminating: 3"),
+        Some("ops"),
+    );
+    let out = run({
+        let mut c = live.cmd();
+        c.args(["explain", "report", "--now", "2026-11-20T12:00:00Z"]);
+        c
+    });
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    let text = flat(&out.stdout);
+    assert!(
+        text.contains("status.terminating says 3 Pods are still being deleted"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        text.contains("kubectl get pods -n ops -l batch.kubernetes.io/job-name=report-29916120"),
+        "{}",
+        out.stdout
+    );
+    assert!(!text.contains("activeDeadlineSeconds\":"), "{}", out.stdout);
+}

@@ -57,7 +57,7 @@ fn scan_all_namespaces_lists_worst_first_with_every_column() {
         ]
     );
     let rows = &lines[header + 1..lines.len() - 1];
-    assert_eq!(rows.len(), 18, "{}", out.stdout);
+    assert_eq!(rows.len(), 19, "{}", out.stdout);
     // Worst first: every ✗ before every !, every ! before every ✓; namespace/name inside.
     let rank = |r: &&str| {
         if r.contains(" ✗ ") {
@@ -118,7 +118,7 @@ fn scan_all_namespaces_lists_worst_first_with_every_column() {
     );
     let footer = lines.last().unwrap();
     assert!(
-        footer.starts_with("17 of 18 CronJobs need attention (scanned in "),
+        footer.starts_with("18 of 19 CronJobs need attention (scanned in "),
         "{footer}"
     );
 }
@@ -134,7 +134,7 @@ fn only_problems_hides_healthy_cronjobs_and_wide_adds_columns() {
             .lines()
             .last()
             .unwrap()
-            .starts_with("17 of 18 CronJobs need attention")
+            .starts_with("18 of 19 CronJobs need attention")
     );
     let wide = scan(&live, &["-A", "-o", "wide"]);
     let header = wide
@@ -170,7 +170,7 @@ fn scan_json_is_the_report_contract() {
     assert_eq!(v["now"], NOW);
     assert_eq!(v["kubeVersion"], "1.31.2");
     let cjs = v["cronJobs"].as_array().unwrap();
-    assert_eq!(cjs.len(), 18);
+    assert_eq!(cjs.len(), 19);
     // Namespace/name order (LIST order), not worst first: JSON is for machines.
     let keys: Vec<(String, String)> = cjs
         .iter()
@@ -184,7 +184,7 @@ fn scan_json_is_the_report_contract() {
     let mut sorted = keys.clone();
     sorted.sort();
     assert_eq!(keys, sorted);
-    assert_eq!(cjs.iter().filter(|c| c["health"] == "error").count(), 11);
+    assert_eq!(cjs.iter().filter(|c| c["health"] == "error").count(), 12);
     for cj in cjs {
         for key in [
             "namespace",
@@ -233,7 +233,7 @@ fn scan_over_tls_trusts_the_kubeconfigs_ca() {
     let (over_tls, out) = scan_json(&tls);
     assert_eq!(out.code, 1, "{}", out.stderr);
     let (over_http, _) = scan_json(&all_examples());
-    assert_eq!(over_tls["cronJobs"].as_array().unwrap().len(), 18);
+    assert_eq!(over_tls["cronJobs"].as_array().unwrap().len(), 19);
     assert_eq!(over_tls, over_http);
     assert!(
         tls.lines()

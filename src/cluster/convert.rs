@@ -154,6 +154,8 @@ pub fn job(w: wire::Job) -> Job {
             active: st.active,
             succeeded: st.succeeded,
             failed: st.failed,
+            terminating: st.terminating,
+            ready: st.ready,
             conditions: conditions(st.conditions),
         },
         origin: None,

@@ -208,6 +208,8 @@ pub struct JobStatus {
     pub succeeded: i64,
     #[serde(default)]
     pub failed: i64,
+    pub terminating: Option<i64>,
+    pub ready: Option<i64>,
     #[serde(default)]
     pub conditions: Vec<Condition>,
 }

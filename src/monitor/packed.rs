@@ -373,6 +373,8 @@ impl Pack for Job {
             active,
             succeeded,
             failed,
+            terminating,
+            ready,
             conditions,
         } = status;
         w.time(*start_time);
@@ -380,6 +382,8 @@ impl Pack for Job {
         w.int(*active);
         w.int(*succeeded);
         w.int(*failed);
+        w.opt_int(*terminating);
+        w.opt_int(*ready);
         pack_conditions(w, conditions);
     }
 
@@ -409,6 +413,8 @@ impl Pack for Job {
                 active: r.int(),
                 succeeded: r.int(),
                 failed: r.int(),
+                terminating: r.opt_int(),
+                ready: r.opt_int(),
                 conditions: unpack_conditions(r),
             },
             origin: None,

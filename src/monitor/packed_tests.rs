@@ -86,6 +86,8 @@ fn full_job() -> Job {
             active: 1,
             succeeded: 2,
             failed: -3,
+            terminating: Some(1),
+            ready: Some(0),
             conditions: vec![condition(), condition()],
         },
         origin: None,

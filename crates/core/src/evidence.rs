@@ -40,8 +40,55 @@ pub fn job_start(j: &Job) -> Option<Timestamp> {
     j.status.start_time.or(j.meta.creation_timestamp)
 }
 
-/// How long it ran (finished) or has been running (unfinished, measured to `now`).
+/// Whether the Job is suspended (`spec.suspend: true`, or a `Suspended` condition True), with
+/// the time its `Suspended` condition says it was suspended (None when it does not say).
+pub fn job_suspended(j: &Job) -> Option<Option<Timestamp>> {
+    let cond = j
+        .status
+        .conditions
+        .iter()
+        .find(|c| c.type_ == "Suspended" && c.status == "True");
+    (j.spec.suspend == Some(true) || cond.is_some())
+        .then(|| cond.and_then(|c| c.last_transition_time))
+}
+
+/// Since when a Job counts as running, as far as its status tells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Active {
+    /// `status.startTime`.
+    Started(Timestamp),
+    /// Suspended with no `status.startTime` (never started, or 1.36+, where the Job controller
+    /// clears it on suspension, kubernetes#135104): not running; `since` is the `Suspended`
+    /// condition's time, `created` the Job's creation.
+    Suspended {
+        since: Option<Timestamp>,
+        created: Option<Timestamp>,
+    },
+    /// No startTime and not suspended: created, not yet started by the Job controller.
+    Created(Timestamp),
+}
+
+/// Since when `j` counts as running; a suspended Job without startTime is said suspended,
+/// never taken as running since its creation.
+pub fn job_active(j: &Job) -> Option<Active> {
+    if let Some(s) = j.status.start_time {
+        return Some(Active::Started(s));
+    }
+    if let Some(since) = job_suspended(j) {
+        return Some(Active::Suspended {
+            since,
+            created: j.meta.creation_timestamp,
+        });
+    }
+    j.meta.creation_timestamp.map(Active::Created)
+}
+
+/// How long it ran (finished) or has been running (unfinished, measured to `now`). None for a
+/// suspended Job without startTime: it is not running, whatever its age.
 pub fn job_duration(j: &Job, now: Timestamp) -> Option<i64> {
+    if matches!(job_active(j), Some(Active::Suspended { .. })) && !j.is_finished() {
+        return None;
+    }
     let start = job_start(j)?;
     let end = match job_state(j) {
         JobState::Running => now,
@@ -54,6 +101,52 @@ pub fn job_duration(j: &Job, now: Timestamp) -> Option<i64> {
         })?,
     };
     Some((end.as_second() - start.as_second()).max(0))
+}
+
+/// A Pod whose deletion has not completed: a deletionTimestamp more than a minute old, and
+/// not terminal (a Pod in phase Succeeded or Failed no longer holds its Job, whatever holds
+/// the object).
+#[derive(Clone, Copy, Debug)]
+pub struct Terminating<'a> {
+    pub pod: &'a Pod,
+    /// `metadata.deletionTimestamp` (the request's time plus the grace period).
+    pub since: Timestamp,
+    /// Its node stopped reporting: Ready condition `Unknown` or reason `NodeLost`, or phase
+    /// `Unknown`.
+    pub node_lost: bool,
+}
+
+/// The Pods among `pods` stuck Terminating at `now`, oldest deletion first.
+pub fn stuck_terminating<'a>(
+    pods: impl IntoIterator<Item = &'a Pod>,
+    now: Timestamp,
+) -> Vec<Terminating<'a>> {
+    let mut out: Vec<Terminating<'a>> = pods
+        .into_iter()
+        .filter(|p| !matches!(p.phase.as_str(), "Succeeded" | "Failed"))
+        .filter_map(|p| {
+            let since = p
+                .meta
+                .deletion_timestamp
+                .filter(|d| now.as_second() - d.as_second() > 60)?;
+            let node_lost = p.phase == "Unknown"
+                || p.reason == "NodeLost"
+                || p.conditions.iter().any(|c| {
+                    c.type_ == "Ready" && (c.status == "Unknown" || c.reason == "NodeLost")
+                });
+            Some(Terminating {
+                pod: p,
+                since,
+                node_lost,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        a.since
+            .cmp(&b.since)
+            .then(a.pod.meta.name.cmp(&b.pod.meta.name))
+    });
+    out
 }
 
 /// A waiting reason that means the image cannot be pulled (`ErrImagePull`,

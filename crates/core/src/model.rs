@@ -302,6 +302,12 @@ pub struct JobStatus {
     pub active: i64,
     pub succeeded: i64,
     pub failed: i64,
+    /// `status.terminating`: Pods being deleted (a deletionTimestamp, not yet terminal). Set
+    /// by the Job controller since 1.28 when pod replacement policy is on (on by default from
+    /// 1.29); None when absent.
+    pub terminating: Option<i64>,
+    /// `status.ready`: active Pods with a Ready condition (1.24+); None when absent.
+    pub ready: Option<i64>,
     pub conditions: Vec<Condition>,
 }
 

@@ -18,7 +18,7 @@ use crate::text::human_duration;
 /// The label (and, before 1.28, annotation) that carries an indexed Job's completion index.
 const INDEX_KEY: &str = "batch.kubernetes.io/job-completion-index";
 /// The Job controller's own `spec.managedBy` value: any other names another controller.
-const JOB_CONTROLLER: &str = "kubernetes.io/job-controller";
+pub const JOB_CONTROLLER: &str = "kubernetes.io/job-controller";
 
 /// What kind of run this is: only scheduled runs the Job controller runs can be late.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,7 +26,8 @@ pub enum RunKind {
     Scheduled,
     /// `kubectl create job --from=cronjob/…`: no slot to be late for.
     Manual,
-    /// `spec.suspend: true` on the Job: it waits for whoever resumes it.
+    /// `spec.suspend: true` (or a `Suspended` condition) on the Job: it waits for whoever
+    /// resumes it.
     Suspended,
     /// `spec.managedBy` names another controller (Kueue, MultiKueue): it decides when.
     ManagedElsewhere(String),
@@ -386,7 +387,7 @@ pub fn story<'a>(
     });
     let kind = if job.is_manual() {
         RunKind::Manual
-    } else if job.spec.suspend == Some(true) {
+    } else if crate::evidence::job_suspended(job).is_some() {
         RunKind::Suspended
     } else if let Some(m) = job
         .spec

@@ -354,6 +354,12 @@ fn run_answer(
     } else {
         let mut what = if job.is_succeeded() {
             "succeeded".to_string()
+        } else if story.kind == RunKind::Suspended {
+            // Not running, whatever its age (1.36+ clears startTime on suspension).
+            match crate::evidence::job_suspended(job).flatten() {
+                Some(at) => format!("is suspended since {}", ctx.show_time(at)),
+                None => "is suspended".to_string(),
+            }
         } else {
             "is running".to_string()
         };

@@ -86,7 +86,22 @@ fn job_slot(ctx: &Context, t: Timestamp, j: &Job, manual: bool) -> Slot {
             SlotStatus::Failed,
             failure_reason(j).unwrap_or("failed").to_string(),
         ),
-        JobState::Running => (SlotStatus::Running, String::new()),
+        // Decided but not finished (1.31+): the CronJob controller still counts it active,
+        // so it stays "running", and the note says how it ended.
+        JobState::Running => (
+            SlotStatus::Running,
+            crate::runs::decision(j)
+                .map(|(kind, reason)| {
+                    let verb = if kind == "FailureTarget" {
+                        "failed"
+                    } else {
+                        "succeeded"
+                    };
+                    let reason = if reason.is_empty() { kind } else { reason };
+                    format!("{verb} ({reason}), active until its pods are gone")
+                })
+                .unwrap_or_default(),
+        ),
     };
     if status != SlotStatus::Succeeded
         && let Some((pod, problem)) = ctx
@@ -111,7 +126,12 @@ fn job_slot(ctx: &Context, t: Timestamp, j: &Job, manual: bool) -> Slot {
     let mut told = Vec::new();
     // Runs whose start someone else decides are said so, and never called late.
     match &story.kind {
-        crate::runs::RunKind::Suspended => told.push("Job suspended (spec.suspend)".to_string()),
+        crate::runs::RunKind::Suspended => {
+            told.push(match crate::evidence::job_suspended(j).flatten() {
+                Some(at) => format!("Job suspended since {}", ctx.show_time(at)),
+                None => "Job suspended (spec.suspend)".to_string(),
+            })
+        }
         crate::runs::RunKind::ManagedElsewhere(by) => told.push(format!("Job managed by {by}")),
         _ => {}
     }

@@ -82,8 +82,10 @@ const PATHS: &[&str] = &[
     "status.failed",
     "status.lastScheduleTime",
     "status.lastSuccessfulTime",
+    "status.ready",
     "status.startTime",
     "status.succeeded",
+    "status.terminating",
 ];
 
 /// The index of `path` in the vocabulary, if it is there.
@@ -178,6 +180,8 @@ status:
   active: 0
   succeeded: 1
   failed: 0
+  terminating: 0
+  ready: 0
   conditions: []
 "#;
         let loaded = crate::source::parse_text("a.yaml", yaml);

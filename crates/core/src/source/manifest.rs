@@ -859,6 +859,8 @@ impl<'d, 'a> Reader<'_, '_> {
                 .int_at(st, "succeeded", "status.succeeded")
                 .unwrap_or(0),
             failed: self.int_at(st, "failed", "status.failed").unwrap_or(0),
+            terminating: self.int_at(st, "terminating", "status.terminating"),
+            ready: self.int_at(st, "ready", "status.ready"),
             conditions: self.conditions(st, "status.conditions"),
         };
         Job {

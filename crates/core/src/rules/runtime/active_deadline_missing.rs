@@ -1,8 +1,24 @@
 //! CJD021 active-deadline-missing: no `jobTemplate.spec.activeDeadlineSeconds`, so nothing ever
 //! ends a hung Job (D.4). Under Forbid that stops the CronJob for good (warning); under Allow
 //! hung Jobs pile up and under Replace each slot kills the previous run (info).
+//!
+//! Stays quiet while a Forbid CronJob is blocked by a Job a deadline cannot end: one the Job
+//! controller has already decided (`FailureTarget` / `SuccessCriteriaMet`) and that waits for
+//! its Pods, or — from 1.31, where `Failed` waits for every Pod to be terminal
+//! (kubernetes#125510) — one with a Pod stuck Terminating. Its fix would not unblock the
+//! CronJob; `forbid-blocked` names the Pod and the fix. Before 1.31 a deadline failed such a Job
+//! at once, so the rule speaks as usual there.
+//!
+//! Reworded, as info and with no patch, when the Jobs are managed by another controller
+//! (`spec.managedBy` other than `kubernetes.io/job-controller`, honoured from 1.32, where
+//! JobManagedBy is on by default; before, the API server drops the field and the Job controller
+//! runs the Jobs, so the rule speaks as usual): the built-in Job controller does not enforce a
+//! deadline on them, so that controller is named instead of the deadline being blamed.
 
-use super::common::{active_deadline_patch, policy_name, secs, suggested_active_deadline};
+use super::common::{
+    active_deadline_patch, deadline_cannot_end_blocker, managed_elsewhere, policy_name, secs,
+    suggested_active_deadline,
+};
 use crate::model::ConcurrencyPolicy;
 use crate::rules::{Context, Finding, Rule, Severity};
 
@@ -12,13 +28,16 @@ pub static RULE: Rule = Rule {
     severity: Severity::Warning,
     summary: "The job template has no activeDeadlineSeconds, so nothing ends a hung Job.",
     explanation: "A Job ends only with a Complete or Failed condition. A Pod stuck Pending \
-(unschedulable, quota), in ImagePullBackOff with `restartPolicy: Never` (it never fails, so \
-`backoffLimit` never trips), or stuck Terminating on a lost node keeps its Job running \
-forever. `activeDeadlineSeconds` — counted from the Job's start, and stronger than \
-`backoffLimit` — is the only thing that fails such a Job. Under `Forbid` the hung Job blocks \
+(unschedulable, quota) or in ImagePullBackOff with `restartPolicy: Never` (it never fails, \
+so `backoffLimit` never trips) keeps its Job running forever. `activeDeadlineSeconds` — \
+counted from the Job's start, and stronger than `backoffLimit` — is the only thing that fails \
+such a Job. (A Pod stuck Terminating on a lost node is different from 1.31: the Job controller \
+adds `Failed` only once every Pod is terminal, so a deadline leaves the Job active until the \
+Pod is gone; `forbid-blocked` then points at the Pod.) Under `Forbid` the hung Job blocks \
 every later slot (JobAlreadyActive, kubernetes#58748, #107827); under `Allow` hung Jobs pile \
 up one per slot; under `Replace` each slot deletes the previous run, so a hang costs one \
-interval but a slow run never finishes.",
+interval but a slow run never finishes. Jobs managed by another controller (`spec.managedBy`, honoured from 1.32) get an info naming \
+that controller instead: the built-in Job controller does not enforce their deadline.",
     remediation: "Set `jobTemplate.spec.activeDeadlineSeconds` above the normal run time and, under \
 Forbid, below the schedule's interval, so a hung run fails before the next slot.",
     fires_on: r#"
@@ -45,8 +64,28 @@ spec:
 
 fn check(ctx: &Context) -> Vec<Finding> {
     let cj = ctx.cron_job;
-    if cj.spec.job_template.spec.active_deadline_seconds.is_some() {
+    if cj.spec.job_template.spec.active_deadline_seconds.is_some()
+        || deadline_cannot_end_blocker(ctx)
+    {
         return Vec::new();
+    }
+    if let Some(m) = managed_elsewhere(ctx) {
+        if matches!(cj.spec.concurrency_policy, ConcurrencyPolicy::Other(_)) {
+            return Vec::new();
+        }
+        return vec![
+            Finding::new(
+                &RULE,
+                format!(
+                    "No activeDeadlineSeconds, but the Jobs are managed by {m} (spec.managedBy): the built-in Job controller does not run them, so {m}, not a deadline, decides when a hung Job ends."
+                ),
+            )
+            .severity(Severity::Info)
+            .field("spec.jobTemplate.spec.managedBy")
+            .fix(format!(
+                "Check how {m} ends a hung Job; activeDeadlineSeconds helps only if {m} honours it"
+            )),
+        ];
     }
     let (severity, message) = match cj.spec.concurrency_policy {
         ConcurrencyPolicy::Forbid => (

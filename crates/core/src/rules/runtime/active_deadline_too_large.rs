@@ -1,8 +1,16 @@
 //! CJD022 active-deadline-too-large: `activeDeadlineSeconds` longer than the schedule's typical
 //! interval. Under Forbid a slow or hung run still blocks the next slot before the deadline ends
 //! it; under Allow it overlaps the next run. (Replace deletes the run at the next slot anyway.)
+//!
+//! Quiet when the Jobs are managed by another controller (`spec.managedBy` other than
+//! `kubernetes.io/job-controller`, honoured from 1.32, JobManagedBy on by default; GA 1.35):
+//! the built-in Job controller does not enforce the deadline then, so its size against the
+//! interval says nothing; `active-deadline-missing` names that controller when no deadline is
+//! set. Before 1.32 the API server drops the field and the rule speaks as usual.
 
-use super::common::{active_deadline_patch, interval, secs, suggested_active_deadline};
+use super::common::{
+    active_deadline_patch, interval, managed_elsewhere, secs, suggested_active_deadline,
+};
 use crate::model::ConcurrencyPolicy;
 use crate::rules::{Context, Finding, Rule, Severity};
 use crate::text::human_duration;
@@ -16,7 +24,8 @@ pub static RULE: Rule = Rule {
 time between two slots it cannot protect the next slot: under `Forbid` a run that hangs or \
 crawls still holds `status.active` when the next slot comes (JobAlreadyActive, the slot is \
 skipped or started late), and under `Allow` the next run starts while it is still going. \
-The interval is the schedule's typical gap between runs.",
+The interval is the schedule's typical gap between runs. Quiet when the Jobs are managed by another controller (`spec.managedBy`, honoured from \
+1.32): the built-in Job controller does not enforce their deadline.",
     remediation: "Lower `activeDeadlineSeconds` below the interval (and above the normal run time), \
 or, if runs really take longer than the interval, run the schedule less often.",
     fires_on: r#"
@@ -50,7 +59,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
         return Vec::new();
     };
     let iv = c.typical_seconds;
-    if ads <= iv {
+    if ads <= iv || managed_elsewhere(ctx).is_some() {
         return Vec::new();
     }
     let consequence = match cj.spec.concurrency_policy {

@@ -1,8 +1,14 @@
 //! CJD023 backoff-limit-too-large: the Job controller waits 10 s × 2^(k−1) (capped) before the
 //! k-th retry, so a failing run can take longer than the schedule's interval on back-off alone
 //! (D.1). Under Forbid it then blocks the next slot; under Allow its retries overlap the next run.
+//!
+//! Quiet when the Jobs are managed by another controller (`spec.managedBy` other than
+//! `kubernetes.io/job-controller`, honoured from 1.32, JobManagedBy on by default; GA 1.35):
+//! retries and their back-off are then that controller's business, not the Job controller's
+//! whose delays this rule adds up. Before 1.32 the API server drops the field and the rule
+//! speaks as usual.
 
-use super::common::{interval, secs};
+use super::common::{interval, managed_elsewhere, secs};
 use crate::model::ConcurrencyPolicy;
 use crate::rules::{Context, Finding, Rule, Severity};
 use crate::text::human_duration;
@@ -24,7 +30,8 @@ to `backoffLimit` retries (default 6). The sum of those delays — plus the run 
 attempt — is how long a consistently failing run keeps its Job active. When that exceeds the \
 time between slots, under `Forbid` a failing run blocks the next slot (JobAlreadyActive), and \
 under `Allow` its retries overlap the next run. `activeDeadlineSeconds`, when set, ends the Job \
-earlier and takes precedence.",
+earlier and takes precedence. Quiet when the Jobs are managed by another controller (`spec.managedBy`, honoured from \
+1.32): their retries are that controller's business.",
     remediation: "Lower `backoffLimit` so the retries fit well inside the interval (the next slot is \
 the retry), or bound the whole Job with `activeDeadlineSeconds` below the interval.",
     fires_on: r#"
@@ -91,6 +98,9 @@ fn check(ctx: &Context) -> Vec<Finding> {
     let spec = &cj.spec.job_template.spec;
     if spec.backoff_limit_per_index.is_some() {
         return Vec::new(); // per-index limits default to MaxInt32 and count differently
+    }
+    if managed_elsewhere(ctx).is_some() {
+        return Vec::new(); // another controller retries (or not) on its own terms
     }
     let consequence = match cj.spec.concurrency_policy {
         ConcurrencyPolicy::Forbid => "under Forbid a failing run blocks the next slot",

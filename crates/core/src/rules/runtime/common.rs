@@ -298,3 +298,71 @@ pub fn slot_words(ctx: &Context, t: Timestamp) -> String {
 pub fn threshold(ctx: &Context, floor: i64, percent: i64) -> i64 {
     interval(ctx).map_or(floor, |c| floor.max(c.typical_seconds * percent / 100))
 }
+
+/// Whether the replayed release's Job controller adds `Failed` / `Complete` only once every
+/// Pod of the Job is terminal, after `FailureTarget` / `SuccessCriteriaMet` (kubernetes#125510,
+/// 1.31: on whenever JobPodReplacementPolicy (beta, on by default since 1.29) or JobManagedBy
+/// is on; always from 1.34, where JobPodReplacementPolicy is GA). Before, a Job hitting its
+/// deadline or backoff limit was Failed at once, whatever its Pods were doing.
+pub fn terminal_condition_waits_for_pods(ctx: &Context) -> bool {
+    let v = ctx.replay.kube_version;
+    v.major > 1 || v.minor >= 31
+}
+
+/// The controller named by `spec.managedBy` when it is not the Job controller and the field is
+/// honoured: the job template's value from 1.32 (JobManagedBy beta, on by default; GA 1.35 —
+/// with the gate off the API server drops the field when a Job is created, so the built-in
+/// controller runs it), or the value a Job of this CronJob carries (the API server kept it, so
+/// the gate was on).
+pub fn managed_elsewhere<'a>(ctx: &Context<'a>) -> Option<&'a str> {
+    let v = ctx.replay.kube_version;
+    let other = |m: &Option<String>| -> bool {
+        m.as_deref()
+            .is_some_and(|m| m != crate::runs::JOB_CONTROLLER)
+    };
+    let template = &ctx.cron_job.spec.job_template.spec.managed_by;
+    if other(template) && (v.major > 1 || v.minor >= 32) {
+        return template.as_deref();
+    }
+    ctx.jobs
+        .iter()
+        .find(|j| other(&j.spec.managed_by))
+        .and_then(|j| j.spec.managed_by.as_deref())
+}
+
+/// The Job that holds a Forbid CronJob's `status.active` after this sync's reconciliation (a
+/// finished Job leaves the list before the Forbid check, E15), by name; the Job this sync
+/// creates is not a blocker. Without Job evidence, `status.active` as written.
+pub fn forbid_blocker<'a>(ctx: &Context<'a>) -> Option<&'a str> {
+    if ctx.cron_job.spec.concurrency_policy != ConcurrencyPolicy::Forbid {
+        return None;
+    }
+    if ctx.evidence.jobs {
+        let created = (ctx.replay.decision == crate::replay::Decision::Create)
+            .then_some(ctx.replay.job_name.as_deref())
+            .flatten();
+        ctx.replay
+            .active_after
+            .iter()
+            .map(|a| a.name.as_str())
+            .find(|n| Some(*n) != created)
+    } else {
+        ctx.cron_job.status.active.first().map(|a| a.name.as_str())
+    }
+}
+
+/// Why a deadline cannot end the Job blocking a Forbid CronJob: the Job controller has
+/// already decided it (`FailureTarget` / `SuccessCriteriaMet`) and waits for its Pods, or
+/// (1.31+) one of its Pods is stuck Terminating, which a deadline would leave the Job waiting
+/// for all the same.
+pub fn deadline_cannot_end_blocker(ctx: &Context) -> bool {
+    let Some(job) = forbid_blocker(ctx).and_then(|n| ctx.job(n)) else {
+        return false;
+    };
+    if job.is_finished() {
+        return false;
+    }
+    crate::runs::decision(job).is_some()
+        || (terminal_condition_waits_for_pods(ctx)
+            && !crate::evidence::stuck_terminating(ctx.pods_of(&job.meta.name), ctx.now).is_empty())
+}
