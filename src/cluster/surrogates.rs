@@ -224,6 +224,31 @@ pub fn holder(text: &[u8], at: usize) -> Option<String> {
     None
 }
 
+/// One object's body (a GET) as `W`; a body that fails to parse is read once more with its
+/// lone surrogate escapes replaced, and a note on stderr names the object, as for a LIST page.
+pub fn parse_object<W: serde::de::DeserializeOwned>(
+    body: &[u8],
+    what: &str,
+) -> Result<W, serde_json::Error> {
+    let e = match serde_json::from_slice(body) {
+        Ok(w) => return Ok(w),
+        Err(e) => e,
+    };
+    let Some((fixed, offsets)) = replace_lone_surrogates(body) else {
+        return Err(e);
+    };
+    let w = serde_json::from_slice(&fixed).map_err(|_| e)?;
+    let who = offsets
+        .first()
+        .and_then(|&at| holder(&fixed, at))
+        .unwrap_or_else(|| "the object".into());
+    let note = format!(
+        "note: {what}: {who} holds a string with a lone UTF-16 surrogate escape (not Unicode; the API server reads it as U+FFFD, and so does this tool)"
+    );
+    eprintln!("{}", doctor::report::visible::one_line(&note));
+    Ok(w)
+}
+
 /// `namespace/name` of each item of a LIST page `text` that holds one of `offsets`, in item
 /// order (`?` where an item has no readable name).
 pub fn items_holding(text: &str, offsets: &[usize]) -> Vec<String> {
