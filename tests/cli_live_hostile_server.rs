@@ -139,3 +139,47 @@ fn a_kubeconfig_yaml_error_does_not_quote_the_file() {
         out.stderr
     );
 }
+
+/// Issue 23, item 12, end to end for `scan` and `explain` (the monitor's test is in
+/// tests/monitor.rs): a lone UTF-16 surrogate escape in a CronJob's annotation and in an
+/// Event's message is read as U+FFFD, the objects are named in a note, and the diagnosis
+/// goes on (it used to end with exit 2, "could not be reached").
+#[test]
+fn a_lone_surrogate_escape_is_read_as_go_reads_it_and_its_object_named() {
+    let live = forbid();
+    live.server
+        .set_wire_rewrite(Some(("LONE-SURROGATE", r"\ud800")));
+    let mut cj = live.server.object("CronJob", "ops", "backup").unwrap();
+    cj["metadata"]["annotations"] = serde_json::json!({"note": "a LONE-SURROGATE b"});
+    live.server.put_object(cj).unwrap();
+    live.server
+        .put_object(serde_json::json!({"apiVersion": "v1", "kind": "Event",
+            "metadata": {"name": "odd.1", "namespace": "ops"},
+            "involvedObject": {"kind": "CronJob", "name": "backup", "namespace": "ops"},
+            "type": "Warning", "reason": "Odd", "message": "LONE-SURROGATE in a message",
+            "lastTimestamp": "2026-11-20T11:00:00Z", "count": 1}))
+        .unwrap();
+    let mut c = live.cmd();
+    c.args(["scan", "-A"]);
+    let out = run(c);
+    assert_eq!(out.code, 1, "findings, not a failure: {}", out.stderr);
+    for who in ["ops/backup", "ops/odd.1"] {
+        assert!(
+            out.stderr
+                .lines()
+                .any(|l| l.contains(who) && l.contains("lone UTF-16 surrogate escape")),
+            "{who}: {}",
+            out.stderr
+        );
+    }
+    let out = explain(&live, &["-n", "ops"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stdout.contains("forbid-blocked"), "{}", out.stdout);
+    assert!(
+        out.stderr.lines().any(|l| l.starts_with(
+            "note: GET /apis/batch/v1/namespaces/ops/cronjobs/backup: ops/backup holds a string with a lone UTF-16 surrogate escape"
+        )),
+        "{}",
+        out.stderr
+    );
+}

@@ -21,62 +21,65 @@ const BIG: [&str; 3] = ["big-a", "big-b", "big-c"];
 /// one small one (2 CronJobs with default limits), and one without CronJobs.
 fn cluster() -> Vec<Value> {
     let mut objects = Vec::new();
-    let mut add = |ns: &str, i: usize, keep: Option<i64>| {
-        let name = format!("cj-{i:02}");
-        let active = format!("{name}-29919600"); // the 12:00 slot
-        let done = format!("{name}-29919540"); // the 11:00 slot
-        let mut spec = json!({"schedule": "0 * * * *", "concurrencyPolicy": "Forbid",
-            "jobTemplate": {"spec": {"activeDeadlineSeconds": 600,
-                "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "i"}]}}}}});
-        if let Some(k) = keep {
-            spec["successfulJobsHistoryLimit"] = json!(k);
-        }
-        objects.push(json!({"apiVersion": "batch/v1", "kind": "CronJob",
-            "metadata": {"name": name, "namespace": ns, "uid": format!("{ns}-{i}"), "creationTimestamp": "2026-11-01T00:00:00Z"},
-            "spec": spec,
-            "status": {"lastScheduleTime": "2026-11-20T12:00:00Z", "lastSuccessfulTime": "2026-11-20T11:00:30Z",
-                "active": [{"name": active, "namespace": ns, "uid": format!("{ns}-{active}")}]}}));
-        for (job, status) in [
-            (
-                &active,
-                json!({"startTime": "2026-11-20T12:00:01Z", "active": 1}),
-            ),
-            (
-                &done,
-                json!({"startTime": "2026-11-20T11:00:01Z", "completionTime": "2026-11-20T11:00:30Z", "succeeded": 1,
-                "conditions": [{"type": "Complete", "status": "True", "lastTransitionTime": "2026-11-20T11:00:30Z"}]}),
-            ),
-        ] {
-            objects.push(json!({"apiVersion": "batch/v1", "kind": "Job",
-                "metadata": {"name": job, "namespace": ns, "uid": format!("{ns}-{job}"), "creationTimestamp": "2026-11-20T11:00:00Z",
-                    "ownerReferences": [{"apiVersion": "batch/v1", "kind": "CronJob", "name": name, "uid": format!("{ns}-{i}"), "controller": true}]},
-                "status": status}));
-        }
-        let state = if i.is_multiple_of(2) {
-            json!({"waiting": {"reason": "ImagePullBackOff"}})
-        } else {
-            json!({"running": {}})
-        };
-        objects.push(json!({"apiVersion": "v1", "kind": "Pod",
-            "metadata": {"name": format!("{active}-x"), "namespace": ns, "labels": {"job-name": active, "batch.kubernetes.io/job-name": active}},
-            "status": {"phase": "Running", "containerStatuses": [{"name": "c", "image": "i", "state": state}]}}));
-        objects.push(json!({"apiVersion": "v1", "kind": "Event",
-            "metadata": {"name": format!("{active}.1"), "namespace": ns},
-            "involvedObject": {"kind": "Job", "name": active, "namespace": ns},
-            "type": "Normal", "reason": "SuccessfulCreate", "message": format!("Created pod: {active}-x"),
-            "lastTimestamp": "2026-11-20T12:00:01Z", "count": 1}));
-    };
     for ns in BIG {
         for i in 0..4 {
-            add(ns, i, Some(1000));
+            family(&mut objects, ns, i, Some(1000));
         }
     }
     for i in 0..2 {
-        add("small", i, None);
+        family(&mut objects, "small", i, None);
     }
     objects.push(json!({"apiVersion": "batch/v1", "kind": "Job",
         "metadata": {"name": "loose", "namespace": "nocj", "uid": "loose"}, "status": {}}));
     objects
+}
+
+/// CronJob `cj-{i}` of `ns` (`keep`: its successfulJobsHistoryLimit) with an active Job and a
+/// finished one, a Pod (waiting on an image pull for even `i`) and an Event.
+fn family(objects: &mut Vec<Value>, ns: &str, i: usize, keep: Option<i64>) {
+    let name = format!("cj-{i:02}");
+    let active = format!("{name}-29919600"); // the 12:00 slot
+    let done = format!("{name}-29919540"); // the 11:00 slot
+    let mut spec = json!({"schedule": "0 * * * *", "concurrencyPolicy": "Forbid",
+            "jobTemplate": {"spec": {"activeDeadlineSeconds": 600,
+                "template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "i"}]}}}}});
+    if let Some(k) = keep {
+        spec["successfulJobsHistoryLimit"] = json!(k);
+    }
+    objects.push(json!({"apiVersion": "batch/v1", "kind": "CronJob",
+            "metadata": {"name": name, "namespace": ns, "uid": format!("{ns}-{i}"), "creationTimestamp": "2026-11-01T00:00:00Z"},
+            "spec": spec,
+            "status": {"lastScheduleTime": "2026-11-20T12:00:00Z", "lastSuccessfulTime": "2026-11-20T11:00:30Z",
+                "active": [{"name": active, "namespace": ns, "uid": format!("{ns}-{active}")}]}}));
+    for (job, status) in [
+        (
+            &active,
+            json!({"startTime": "2026-11-20T12:00:01Z", "active": 1}),
+        ),
+        (
+            &done,
+            json!({"startTime": "2026-11-20T11:00:01Z", "completionTime": "2026-11-20T11:00:30Z", "succeeded": 1,
+                "conditions": [{"type": "Complete", "status": "True", "lastTransitionTime": "2026-11-20T11:00:30Z"}]}),
+        ),
+    ] {
+        objects.push(json!({"apiVersion": "batch/v1", "kind": "Job",
+                "metadata": {"name": job, "namespace": ns, "uid": format!("{ns}-{job}"), "creationTimestamp": "2026-11-20T11:00:00Z",
+                    "ownerReferences": [{"apiVersion": "batch/v1", "kind": "CronJob", "name": name, "uid": format!("{ns}-{i}"), "controller": true}]},
+                "status": status}));
+    }
+    let state = if i.is_multiple_of(2) {
+        json!({"waiting": {"reason": "ImagePullBackOff"}})
+    } else {
+        json!({"running": {}})
+    };
+    objects.push(json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": format!("{active}-x"), "namespace": ns, "labels": {"job-name": active, "batch.kubernetes.io/job-name": active}},
+            "status": {"phase": "Running", "containerStatuses": [{"name": "c", "image": "i", "state": state}]}}));
+    objects.push(json!({"apiVersion": "v1", "kind": "Event",
+            "metadata": {"name": format!("{active}.1"), "namespace": ns},
+            "involvedObject": {"kind": "Job", "name": active, "namespace": ns},
+            "type": "Normal", "reason": "SuccessfulCreate", "message": format!("Created pod: {active}-x"),
+            "lastTimestamp": "2026-11-20T12:00:01Z", "count": 1}));
 }
 
 fn scan_json(live: &Live) -> (Value, Out) {
@@ -144,10 +147,11 @@ fn big_namespaces_are_read_in_parallel_slices_and_every_object_once() {
         ("pods", "/api/v1"),
         ("events", "/api/v1"),
     ] {
-        // Cluster-wide lists of evidence always exclude the sliced namespaces.
+        // Cluster-wide lists of evidence always exclude the sliced namespaces (the one-item
+        // count of the cluster's Jobs that planned them is not evidence).
         let wide: Vec<&String> = lines
             .iter()
-            .filter(|l| l.starts_with(&format!("GET {prefix}/{kind}?")))
+            .filter(|l| l.starts_with(&format!("GET {prefix}/{kind}?")) && !l.ends_with("?limit=1"))
             .collect();
         assert!(!wide.is_empty(), "{kind}: {lines:#?}");
         assert!(wide.iter().all(|l| l.contains(exclude)), "{wide:#?}");
@@ -176,7 +180,7 @@ fn big_namespaces_are_read_in_parallel_slices_and_every_object_once() {
     }
     let wide_jobs = lines
         .iter()
-        .filter(|l| l.starts_with("GET /apis/batch/v1/jobs?"))
+        .filter(|l| l.starts_with("GET /apis/batch/v1/jobs?") && !l.ends_with("?limit=1"))
         .count();
     assert_eq!(wide_jobs, 3, "{lines:#?}");
     assert!(
@@ -190,7 +194,10 @@ fn big_namespaces_are_read_in_parallel_slices_and_every_object_once() {
 
     // In flight together: the first page of every slice's Job list was requested before the
     // second page of any of them (one after another, a list's second page would come first).
-    let jobs: Vec<&String> = lines.iter().filter(|l| l.contains("/jobs?")).collect();
+    let jobs: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains("/jobs?") && !l.ends_with("?limit=1"))
+        .collect();
     let first_continued = jobs.iter().position(|l| l.contains("continue=")).unwrap();
     let firsts = jobs[..first_continued]
         .iter()
@@ -286,4 +293,79 @@ fn a_list_failing_partway_never_leaves_a_complete_looking_json_report() {
         partial > 0,
         "no run got far enough to stream anything: the test proves nothing"
     );
+}
+
+/// Issue 23, item 4: a namespace whose CronJobs' history limits promise a few Jobs but that
+/// holds many more (manual runs, orphans, a controller that has not pruned) was read by the
+/// cluster-wide slice, one page after another. The API server's counts
+/// (`remainingItemCount` of a one-item first page) re-plan it into a slice of its own, and
+/// every Job is still read once, with the diagnosis `scan -n` gives namespace by namespace.
+#[test]
+fn a_namespace_holding_more_jobs_than_its_limits_say_is_counted_and_sliced() {
+    let mut objects = cluster();
+    family(&mut objects, "heavy", 0, None); // default limits: 3 + 1 + its active Job
+    for n in 0..600 {
+        objects.push(json!({"apiVersion": "batch/v1", "kind": "Job",
+            "metadata": {"name": format!("orphan-{n:03}"), "namespace": "heavy", "uid": format!("orphan-{n}"),
+                "creationTimestamp": "2026-11-19T00:00:00Z"},
+            "status": {"startTime": "2026-11-19T00:00:01Z", "completionTime": "2026-11-19T00:00:30Z", "succeeded": 1}}));
+    }
+    let live = Live::with(objects, None);
+    live.server.clear_requests();
+    let (v, out) = scan_json(&live);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let lines = live.lines();
+
+    // Counted: the cluster while the CronJobs were read, then the namespaces the estimate
+    // left to the cluster-wide slice (not the big ones, sliced already).
+    let counts: Vec<&String> = lines.iter().filter(|l| l.ends_with("?limit=1")).collect();
+    let mut sorted = counts.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        [
+            "GET /apis/batch/v1/jobs?limit=1",
+            "GET /apis/batch/v1/namespaces/heavy/jobs?limit=1",
+            "GET /apis/batch/v1/namespaces/small/jobs?limit=1",
+        ],
+        "{lines:#?}"
+    );
+    // Re-planned: heavy's 602 Jobs are two namespace-scoped pages, each requested once…
+    let heavy: Vec<&String> = lines
+        .iter()
+        .filter(|l| {
+            l.starts_with("GET /apis/batch/v1/namespaces/heavy/jobs?") && !l.ends_with("?limit=1")
+        })
+        .collect();
+    assert_eq!(heavy.len(), 2, "{lines:#?}");
+    assert_eq!(heavy.iter().filter(|l| l.contains("continue=")).count(), 1);
+    // …and the cluster-wide slice leaves heavy out: no Job is read twice.
+    let wide: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("GET /apis/batch/v1/jobs?") && !l.ends_with("?limit=1"))
+        .collect();
+    assert!(!wide.is_empty(), "{lines:#?}");
+    let exclude = "fieldSelector=metadata.namespace!=big-a,metadata.namespace!=big-b,\
+                   metadata.namespace!=big-c,metadata.namespace!=heavy";
+    assert!(wide.iter().all(|l| l.contains(exclude)), "{wide:#?}");
+    for kind in ["pods", "events"] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("GET /api/v1/namespaces/heavy/{kind}?"))),
+            "heavy's other lists are its slice's: {lines:#?}"
+        );
+    }
+
+    // The same diagnosis as namespace by namespace (`scan -n` never slices).
+    let mut one_by_one = Vec::new();
+    for ns in ["big-a", "big-b", "big-c", "heavy", "small"] {
+        let mut c = live.cmd();
+        c.args(["scan", "-n", ns]);
+        let (v, out) = json(c);
+        assert_eq!(out.code, 0, "{ns}: {}", out.stderr);
+        one_by_one.extend(v["cronJobs"].as_array().unwrap().iter().cloned());
+    }
+    assert_eq!(v["cronJobs"], Value::Array(one_by_one));
+    assert_eq!(v["cronJobs"].as_array().unwrap().len(), 15);
 }

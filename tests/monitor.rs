@@ -1229,3 +1229,66 @@ fn sigterm_ends_a_monitor_whose_stdout_is_full_with_whole_json_lines() {
         assert_eq!(v["namespace"], "ops");
     }
 }
+
+/// A CronJob in namespace ops with `annotation` (any text) and `schedule`.
+fn annotated_cron_job(name: &str, schedule: &str, annotation: &str) -> Value {
+    let mut cj = new_cron_job(name, schedule);
+    cj["metadata"]["annotations"] = serde_json::json!({ "note": annotation });
+    cj
+}
+
+/// Issue 23, item 12: one lone UTF-16 surrogate escape (`"\ud800"`: valid JSON text, not
+/// Unicode; the API server passes it through and Go reads it as U+FFFD) in a string of a LIST
+/// page or a WATCH event failed kube's parsing of the whole page, so the monitor was never
+/// ready. It is read as U+FFFD, as Go reads it, and the object holding it is named.
+#[test]
+fn a_lone_surrogate_in_a_list_or_a_watch_event_is_read_as_go_reads_it() {
+    let live = examples();
+    // The store keeps valid Unicode only: the escape is put on the wire in place of a marker.
+    live.server
+        .set_wire_rewrite(Some(("LONE-SURROGATE", r"\ud800")));
+    live.server
+        .put_object(annotated_cron_job("odd", "0 3 * * *", "a LONE-SURROGATE b"))
+        .unwrap();
+    live.server
+        .put_object(serde_json::json!({"apiVersion": "v1", "kind": "Event",
+            "metadata": {"name": "odd.1", "namespace": "ops"},
+            "involvedObject": {"kind": "CronJob", "name": "odd", "namespace": "ops"},
+            "type": "Warning", "reason": "Odd", "message": "LONE-SURROGATE in a message",
+            "lastTimestamp": "2026-11-20T11:00:00Z", "count": 1}))
+        .unwrap();
+    let m = Monitor::start(&live, &["-A"]);
+    m.wait_for("/readyz", Duration::from_secs(20), |c, _| c == 200);
+    let (_, metrics) = m.wait_for("/metrics", Duration::from_secs(5), synced);
+    assert!(
+        metrics.contains(r#"cronjob_doctor_cronjob_status{namespace="ops",cronjob="odd","#),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains(r#"cronjob="backup",status="error"} 1"#),
+        "{metrics}"
+    );
+
+    // In a WATCH event: the CronJob arrives through the watch, no relist.
+    let lists = lists_of(&live, "cronjobs");
+    live.server
+        .put_object(annotated_cron_job("fresh", "61 * * * *", "LONE-SURROGATE"))
+        .unwrap();
+    time_until(&m, Duration::from_secs(10), |b| {
+        b.contains(
+            r#"cronjob_doctor_cronjob_status{namespace="ops",cronjob="fresh",status="error"} 1"#,
+        )
+    });
+    assert_eq!(lists_of(&live, "cronjobs"), lists, "{:?}", live.lines());
+    assert_eq!(m.get("/readyz").unwrap().0, 200);
+    let (code, stderr) = m.terminate();
+    assert_eq!(code, Some(0), "{stderr}");
+    for who in ["ops/odd", "ops/odd.1", "ops/fresh"] {
+        assert!(
+            stderr
+                .lines()
+                .any(|l| l.contains(who) && l.contains("lone UTF-16 surrogate escape")),
+            "{who}: {stderr}"
+        );
+    }
+}

@@ -65,14 +65,16 @@ pub fn related_job(cj: &CronJob, j: &Job) -> bool {
 pub async fn explain(api: &Api, ns: &str, name: &str) -> Result<Snapshot, FetchError> {
     let cj_path = ApiPath::item("batch/v1", "cronjobs", ns, name);
     let cj = match api.get(&cj_path, &[]).await {
-        Ok(body) => serde_json::from_slice::<wire::CronJob>(&body)
-            .map(convert::cron_job)
-            .map_err(|e| {
-                FetchError::Api(
-                    format!("GET {cj_path}"),
-                    ApiError::Transport(format!("unexpected answer: {e}")),
-                )
-            })?,
+        Ok(body) => {
+            super::surrogates::parse_object::<wire::CronJob>(&body, &format!("GET {cj_path}"))
+                .map(convert::cron_job)
+                .map_err(|e| {
+                    FetchError::Api(
+                        format!("GET {cj_path}"),
+                        ApiError::Transport(format!("unexpected answer: {e}")),
+                    )
+                })?
+        }
         Err(ApiError::Status { code: 404, .. }) => {
             let path = collection("batch/v1", "cronjobs", Some(ns));
             let names = list_all(

@@ -200,6 +200,21 @@ impl Api {
         }
     }
 
+    /// GET once, without retries or notices, waiting at most `wait`: for requests whose
+    /// answer is welcome but not needed (the Job counts that plan `scan`'s slices).
+    pub async fn get_once(
+        &self,
+        path: &ApiPath,
+        params: &[(&str, String)],
+        wait: Duration,
+    ) -> Option<Bytes> {
+        let path_and_query = &target(path, params);
+        tokio::time::timeout(wait, self.attempt(path_and_query))
+            .await
+            .ok()?
+            .ok()
+    }
+
     async fn attempt(&self, path_and_query: &str) -> Result<Bytes, Failure> {
         let req = Request::get(path_and_query)
             .header(http::header::ACCEPT, "application/json")

@@ -210,6 +210,35 @@ pub fn peek_continue(body: &[u8]) -> Result<Option<String>, serde_json::Error> {
     }
 }
 
+/// How many objects the unselected LIST `path` holds, from a first page of one item and its
+/// `metadata.remainingItemCount`; None when the server does not say (a count is only given
+/// for lists without a selector, and not by every server), answers with an error, or takes
+/// longer than `wait`. The item itself is skipped, not parsed.
+pub async fn count(api: &Api, path: &ApiPath, wait: std::time::Duration) -> Option<usize> {
+    #[derive(serde::Deserialize)]
+    struct Meta {
+        #[serde(rename = "continue", default)]
+        continue_: Option<String>,
+        #[serde(rename = "remainingItemCount", default)]
+        remaining: Option<u64>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Page {
+        metadata: Meta,
+        #[serde(default)]
+        items: Vec<IgnoredAny>,
+    }
+    let body = api.get_once(path, &[("limit", "1".into())], wait).await?;
+    let page: Page = serde_json::from_slice(&body).ok()?;
+    let more = page.metadata.continue_.is_some_and(|c| !c.is_empty());
+    let remaining = match (more, page.metadata.remaining) {
+        (false, _) => 0,
+        (true, Some(n)) => usize::try_from(n).unwrap_or(usize::MAX),
+        (true, None) => return None,
+    };
+    Some(page.items.len().saturating_add(remaining))
+}
+
 /// LIST `path` with `params`, page by page; `keep` converts (and may drop) each item. `seen`
 /// counts raw items for the progress display. A `410 Gone` on a continue token (the snapshot
 /// it points into was compacted) restarts the list once, as kubectl does.

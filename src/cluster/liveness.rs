@@ -13,8 +13,15 @@
 //! - a watch that ended cleanly without a byte: the next watch of that stream waits, with
 //!   kube's default backoff, as after an error.
 //!
-//! The watch loop stays kube's; this only observes and, for empty watches, delays.
+//! - lone UTF-16 surrogate escapes (`"\ud800"`) in 2xx bodies, rewritten to `\ufffd` as they
+//!   arrive (`surrogates::Replacer`), before kube parses them: one in any string of a LIST
+//!   page or a WATCH event failed the whole page, and the monitor was never ready (issue 23,
+//!   item 12). The objects holding one are named on stderr, once each.
+//!
+//! The watch loop stays kube's; this only observes, repairs that one thing and, for empty
+//! watches, delays.
 
+use std::collections::HashSet;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -27,7 +34,12 @@ use kube::client::Body;
 use kube::runtime::utils::Backoff;
 use kube::runtime::watcher::DefaultBackoff;
 
+use super::surrogates::{Replacer, holder};
 use super::watch::Stream;
+
+/// Most objects named in lone-surrogate notes: a server full of them is not a reason to
+/// write without end.
+const LONE_NOTES: usize = 1000;
 
 /// What one stream has heard.
 struct Line {
@@ -57,6 +69,8 @@ impl Default for Line {
 pub struct Liveness {
     epoch: Instant,
     lines: [Line; 5],
+    /// Objects named already for holding a lone surrogate escape (stream, `namespace/name`).
+    lone_noted: Mutex<HashSet<(Stream, String)>>,
 }
 
 impl Default for Liveness {
@@ -64,6 +78,7 @@ impl Default for Liveness {
         Liveness {
             epoch: Instant::now(),
             lines: Default::default(),
+            lone_noted: Mutex::new(HashSet::new()),
         }
     }
 }
@@ -122,6 +137,27 @@ impl Liveness {
         } else {
             e.1 = e.0.next();
         }
+    }
+
+    /// Objects `who` of stream `s` held a lone surrogate escape, read as U+FFFD: said on
+    /// stderr once per object (and at most [`LONE_NOTES`] objects).
+    fn note_lone(&self, s: Stream, watch: bool, who: Vec<String>) {
+        let mut noted = lock(&self.lone_noted);
+        let new: Vec<String> = who
+            .into_iter()
+            .filter(|w| noted.len() < LONE_NOTES && noted.insert((s, w.clone())))
+            .collect();
+        if new.is_empty() {
+            return;
+        }
+        let s_ = if new.len() == 1 { "s" } else { "" };
+        let note = format!(
+            "note: {} {}: {} hold{s_} a string with a lone UTF-16 surrogate escape (not Unicode; the API server reads it as U+FFFD, and so does this tool)",
+            s.describe(),
+            if watch { "WATCH" } else { "LIST" },
+            new.join(", ")
+        );
+        eprintln!("{}", doctor::report::visible::one_line(&note));
     }
 
     /// The wait owed before the next watch of `s`, taken.
@@ -212,6 +248,8 @@ pub fn client_for(client: &kube::Client, live: Arc<Liveness>, s: Stream) -> kube
                         watch,
                         delivered: false,
                         ended: false,
+                        fix: Replacer::default(),
+                        inner_done: false,
                     }))
                 }
                 Err(e) => {
@@ -224,16 +262,37 @@ pub fn client_for(client: &kube::Client, live: Arc<Liveness>, s: Stream) -> kube
     kube::Client::new(svc, client.default_namespace())
 }
 
-/// An answer's body, noting the data it brings.
+/// An answer's body, noting the data it brings, with lone surrogate escapes replaced.
 struct Observed {
     inner: Body,
     live: Arc<Liveness>,
     stream: Stream,
-    /// A 2xx answer: an error's body is no sign of a working stream.
+    /// A 2xx answer: an error's body is no sign of a working stream (and is passed on as
+    /// it is: kube reads a Status from it).
     ok: bool,
     watch: bool,
     delivered: bool,
     ended: bool,
+    fix: Replacer,
+    /// The inner body has ended (it is not polled again).
+    inner_done: bool,
+}
+
+impl Observed {
+    /// `out` as rewritten, with the offsets where escapes were replaced: name their objects.
+    fn repaired(&self, out: Bytes, lone: &[usize]) -> Bytes {
+        if !lone.is_empty() {
+            // A few per piece: a piece full of them must not cost a search each.
+            let mut who: Vec<String> = lone
+                .iter()
+                .take(16)
+                .map(|&at| holder(&out, at).unwrap_or_else(|| "an object".into()))
+                .collect();
+            who.dedup();
+            self.live.note_lone(self.stream, self.watch, who);
+        }
+        out
+    }
 }
 
 impl HttpBody for Observed {
@@ -244,28 +303,53 @@ impl HttpBody for Observed {
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, kube::Error>>> {
-        let polled = Pin::new(&mut self.inner).poll_frame(cx);
-        match &polled {
-            Poll::Ready(Some(Ok(f))) if self.ok && f.data_ref().is_some_and(|d| !d.is_empty()) => {
-                self.delivered = true;
-                self.live.note_heard(self.stream);
+        let this = &mut *self;
+        loop {
+            if !this.inner_done {
+                match Pin::new(&mut this.inner).poll_frame(cx) {
+                    Poll::Ready(Some(Ok(frame))) if this.ok => {
+                        let data = match frame.into_data() {
+                            Ok(data) => data,
+                            Err(other) => return Poll::Ready(Some(Ok(other))),
+                        };
+                        if data.is_empty() {
+                            continue;
+                        }
+                        this.delivered = true;
+                        this.live.note_heard(this.stream);
+                        let (out, lone) = this.fix.piece(data);
+                        let out = this.repaired(out, &lone);
+                        if out.is_empty() {
+                            continue; // all of it held back: read on
+                        }
+                        return Poll::Ready(Some(Ok(Frame::data(out))));
+                    }
+                    Poll::Ready(None) => this.inner_done = true,
+                    other => return other,
+                }
+            }
+            // The end: what was held back first, then the end itself.
+            let (out, lone) = this.fix.finish();
+            let out = this.repaired(out, &lone);
+            if !out.is_empty() {
+                return Poll::Ready(Some(Ok(Frame::data(out))));
             }
             // A clean end. A broken one is an error kube's watcher reports, and its
             // backoff applies.
-            Poll::Ready(None) if self.watch && self.ok && !self.ended => {
-                self.ended = true;
-                self.live.note_watch_ended(self.stream, self.delivered);
+            if this.watch && this.ok && !this.ended {
+                this.ended = true;
+                this.live.note_watch_ended(this.stream, this.delivered);
             }
-            _ => {}
+            return Poll::Ready(None);
         }
-        polled
     }
 
     fn is_end_stream(&self) -> bool {
-        self.inner.is_end_stream()
+        !self.fix.holding() && (self.inner_done || self.inner.is_end_stream())
     }
 
     fn size_hint(&self) -> SizeHint {
+        // Replacements keep the length (six bytes for six).
         self.inner.size_hint()
     }
 }

@@ -1,5 +1,7 @@
 //! What `scan` reads, as a stream of complete namespaces. The CronJob list comes first: it
-//! says which namespaces matter and how many Jobs to expect in each (from the history limits).
+//! says which namespaces matter and how many Jobs to expect in each (from the history limits;
+//! with `-A`, raised where the API server counts more: `slices`, "Counted, not only
+//! estimated").
 //! Then the evidence lists (Jobs, two for the Pods of Jobs, Events) are read in *slices* that
 //! run side by side (`slices`): a big namespace is one slice of its own, namespace-scoped
 //! LISTs; every other namespace is read by one cluster-wide slice that excludes the big ones
@@ -29,7 +31,7 @@ use tokio::sync::{Semaphore, mpsc, watch};
 
 use super::fetch::pod_selectors;
 use super::http::{Api, ApiError};
-use super::list::{Pager, collection};
+use super::list::{self, Pager, collection};
 pub use super::progress::Progress;
 use super::wire::Listed;
 use super::{convert, evidence_missing, wire};
@@ -53,6 +55,11 @@ pub const WINDOW: usize = 4;
 /// that no concurrency hides: 20 pages of 500 at 10,000 CronJobs cost ~0.4 s over a 20 ms link
 /// before anything else could start; 5 pages of 2,000 (a few MB each) cost a quarter of that.
 pub const CRONJOB_PAGE: usize = 2000;
+
+/// Longest wait for the Job counts that plan the slices (`slices::to_count`): the cluster's
+/// count overlaps the CronJob list, the namespaces' counts are a few rounds; a count that
+/// takes longer is left out and its namespace planned from its estimate.
+const COUNT_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// `a` vs `b` in key order: `ns/` prefixes, so `a-b` sorts before `a` as in etcd.
 pub(super) fn key_cmp(a: &str, b: &str) -> Cmp {
@@ -455,6 +462,37 @@ impl Work {
     }
 }
 
+/// The Jobs of the namespaces worth counting (`slices::to_count`), each from a one-item
+/// first page and its `remainingItemCount`, under the scan's request limit; None for a
+/// namespace not counted, or whose count did not come within [`COUNT_WAIT`].
+async fn count_jobs(
+    api: &Api,
+    groups: &[(String, Vec<CronJob>)],
+    total: Option<usize>,
+    tuning: &slices::Tuning,
+    limit: &Arc<Semaphore>,
+) -> Vec<Option<usize>> {
+    let mut counts = vec![None; groups.len()];
+    let mut set = tokio::task::JoinSet::new();
+    for i in slices::to_count(groups, total, CONCURRENCY, tuning) {
+        let (api, limit) = (api.clone(), limit.clone());
+        let path = collection("batch/v1", "jobs", Some(&groups[i].0));
+        set.spawn(async move {
+            let _permit = limit.acquire_owned().await.ok();
+            (i, list::count(&api, &path, COUNT_WAIT).await)
+        });
+    }
+    let _ = tokio::time::timeout(COUNT_WAIT, async {
+        while let Some(r) = set.join_next().await {
+            if let Ok((i, c)) = r {
+                counts[i] = c;
+            }
+        }
+    })
+    .await;
+    counts
+}
+
 /// List `namespace` (None: all) and call `complete` with each namespace's snapshot, in key
 /// order, as soon as it is complete; the notes for the report at the end. A 403 on Jobs, or
 /// any failure on Pods or Events, becomes a note and an evidence flag; any other failure ends
@@ -493,6 +531,13 @@ pub(crate) async fn scan_with(
         tasks: tokio::task::JoinSet::new(),
     };
     sp.cron_jobs(namespace);
+    // All namespaces: the cluster's Jobs are counted while the CronJobs are read.
+    let mut total_jobs = namespace.is_none().then(|| {
+        let api = api.clone();
+        tokio::spawn(async move {
+            list::count(&api, &collection("batch/v1", "jobs", None), COUNT_WAIT).await
+        })
+    });
 
     // One namespace: its lists start with the CronJob list. All namespaces: the CronJob list
     // first, then the plan it makes possible.
@@ -548,7 +593,12 @@ pub(crate) async fn scan_with(
                     let mut groups: Vec<(String, Vec<CronJob>)> =
                         std::mem::take(&mut by_ns).into_iter().collect();
                     groups.sort_by(|a, b| key_cmp(&a.0, &b.0));
-                    let plan = Plan::new(&groups, &tuning);
+                    let total = match total_jobs.take() {
+                        Some(h) => h.await.ok().flatten(),
+                        None => None,
+                    };
+                    let counts = count_jobs(api, &groups, total, &tuning, &sp.limit).await;
+                    let plan = Plan::counted(&groups, &counts, total, &tuning);
                     let (_, cjs): (Vec<String>, Vec<Vec<CronJob>>) = groups.into_iter().unzip();
                     work = Some(Work::new(plan, cjs));
                 }

@@ -181,7 +181,11 @@ concurrency hides); it says which namespaces matter and, from the history limits
 Jobs to expect in each. A
 namespace expected to hold a page of Jobs or more gets namespace-scoped LISTs of its own (a
 *slice*); the other namespaces are read by one cluster-wide slice whose field selector
-excludes the sliced ones, so every object is read once. Slices run side by side, at most 16
+excludes the sliced ones, so every object is read once. The estimate is checked against the
+API server's count (`remainingItemCount` of a one-item first page of the Jobs, read while the
+CronJobs are): when the cluster holds a slice's worth of Jobs more than the estimate leaves to
+the cluster-wide slice, the namespaces left there are counted too (at most 4 rounds of 16) and
+a namespace counted at a page or more is sliced. Slices run side by side, at most 16
 requests in flight (each holding its body until parsed); every list requests its next page as
 soon as the current page's continue token is read, before parsing it; nothing reads further
 than 4 namespaces beyond the first one not yet diagnosed, and namespaces go to the diagnosis

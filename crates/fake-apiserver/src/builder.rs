@@ -48,6 +48,7 @@ impl Builder {
             rules: Vec::new(),
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             page_cap: None,
+            wire_rewrite: None,
             // The real watch cache bookmarks about once a minute.
             bookmark_interval: Duration::from_secs(60),
         };

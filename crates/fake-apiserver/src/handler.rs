@@ -162,8 +162,9 @@ fn respond(answer: Answer, cfg_shared: &Shared, id: u64, text: bool) -> Response
     } else {
         "application/json"
     };
+    let rule = lock(&cfg_shared.cfg).wire_rewrite.clone();
     let (code, body, retry_after) = match answer {
-        Ok((code, body)) => (code, body, None),
+        Ok((code, body)) => (code, crate::state::rewrite(body, rule.as_ref()), None),
         Err(e) => (
             e.code,
             serde_json::to_vec(&e.body).expect("serialises").into(),

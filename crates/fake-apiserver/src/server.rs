@@ -161,6 +161,15 @@ impl FakeApiServer {
         lock(&self.shared.cfg).latency = latency;
     }
     /// At most `n` items per LIST page from now on (None: as `limit` asks).
+    /// From now on, every occurrence of `from` in an answer's body (GET, LIST) and in a watch
+    /// event (of watches opened from now on) is sent as `to`: text the store cannot hold
+    /// (it keeps objects as valid JSON of valid Unicode), such as the lone UTF-16 surrogate
+    /// escape `\ud800` that Go's encoder never writes but a real API server passes through
+    /// from what a client stored. `None`: answers as stored.
+    pub fn set_wire_rewrite(&self, rule: Option<(&str, &str)>) {
+        lock(&self.shared.cfg).wire_rewrite =
+            rule.map(|(from, to)| (from.as_bytes().to_vec(), to.as_bytes().to_vec()));
+    }
     pub fn set_page_cap(&self, n: Option<usize>) {
         lock(&self.shared.cfg).page_cap = n.map(|n| n.max(1));
     }

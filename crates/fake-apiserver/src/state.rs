@@ -33,6 +33,31 @@ pub(crate) struct Config {
     pub page_cap: Option<usize>,
     /// How often an idle watch that allows bookmarks gets one.
     pub bookmark_interval: Duration,
+    /// On the wire, every occurrence of `.0` in an answer's body or a watch event becomes
+    /// `.1` (see [`FakeApiServer::set_wire_rewrite`](crate::FakeApiServer::set_wire_rewrite)).
+    pub wire_rewrite: Option<(Vec<u8>, Vec<u8>)>,
+}
+
+/// `bytes` with every occurrence of `from` replaced by `to` (no rewrite: as they are).
+pub(crate) fn rewrite(bytes: Bytes, rule: Option<&(Vec<u8>, Vec<u8>)>) -> Bytes {
+    let Some((from, to)) = rule.filter(|(from, _)| !from.is_empty()) else {
+        return bytes;
+    };
+    if !bytes.windows(from.len()).any(|w| w == from.as_slice()) {
+        return bytes;
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i..].starts_with(from) {
+            out.extend_from_slice(to);
+            i += from.len();
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    Bytes::from(out)
 }
 
 /// What tests steer about open watches.
@@ -199,4 +224,26 @@ pub(crate) fn object_value(def: &ResourceDef, e: &Entry) -> Value {
 
 pub(crate) fn def(res: usize) -> &'static ResourceDef {
     &RESOURCES[res]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wire_rewrite_replaces_every_occurrence_and_nothing_else() {
+        let rule = (b"MARK".to_vec(), br"\ud800".to_vec());
+        let out = rewrite(
+            Bytes::from_static(b"{\"a\":\"MARK x MARKMAR\"}"),
+            Some(&rule),
+        );
+        assert_eq!(&out[..], br#"{"a":"\ud800 x \ud800MAR"}"#);
+        let same = Bytes::from_static(b"no mark");
+        assert_eq!(rewrite(same.clone(), Some(&rule)), same);
+        assert_eq!(rewrite(same.clone(), None), same);
+        assert_eq!(
+            rewrite(same.clone(), Some(&(Vec::new(), b"x".to_vec()))),
+            same
+        );
+    }
 }

@@ -166,11 +166,32 @@ pub(crate) fn make_entry(def: &ResourceDef, mut v: Value) -> (String, Entry) {
         &field_str(&v, "metadata.namespace"),
         &field_str(&v, "metadata.name"),
     );
+    let mut metadata = None;
     if let Some(m) = v.as_object_mut() {
         m.remove("apiVersion");
         m.remove("kind");
+        metadata = m.remove("metadata");
     }
-    let bytes = Bytes::from(serde_json::to_vec(&v).expect("Value serialises"));
+    // `metadata` first, as the API server writes it (Go's field order, not key order):
+    // clients may rely on reading it before the rest (the monitor names the object holding
+    // a lone surrogate escape from the nearest `metadata` before it).
+    let rest = serde_json::to_vec(&v).expect("Value serialises");
+    let bytes = match metadata {
+        Some(m) => {
+            let mut out = b"{\"metadata\":".to_vec();
+            out.extend(serde_json::to_vec(&m).expect("Value serialises"));
+            match rest.get(1..).filter(|r| *r != b"}") {
+                Some(r) => {
+                    out.push(b',');
+                    out.extend_from_slice(r);
+                }
+                None => out.push(b'}'),
+            }
+            out
+        }
+        None => rest,
+    };
+    let bytes = Bytes::from(bytes);
     (
         k,
         Entry {

@@ -66,6 +66,8 @@ struct Spec {
     /// An injected early end ([`crate::FaultAction::EndWatch`]): the stream ends then,
     /// sending nothing more, even what it has not sent yet.
     end_at: Option<Instant>,
+    /// The server's wire rewrite when the watch opened.
+    wire_rewrite: Option<(Vec<u8>, Vec<u8>)>,
 }
 
 impl Spec {
@@ -79,7 +81,8 @@ impl Spec {
         self.labels.matches(&e.labels) && self.fields.matches(&e.fields)
     }
     fn event(&self, kind: &str, e: &Entry) -> Bytes {
-        event_line(kind, &whole_object(self.res, e, self.metadata_only))
+        let line = event_line(kind, &whole_object(self.res, e, self.metadata_only));
+        crate::state::rewrite(line, self.wire_rewrite.as_ref())
     }
     /// A BOOKMARK: an object of the watched kind with only a resourceVersion (and, ending
     /// the initial events of a streaming list, the annotation that says so).
@@ -259,6 +262,7 @@ pub(crate) fn open(
         bookmarks,
         deadline: timeout.map(|s| Instant::now() + Duration::from_secs(s)),
         end_at: end_after.map(|d| Instant::now() + d),
+        wire_rewrite: ctx.cfg.wire_rewrite.clone(),
     };
     let expire = shared
         .watches
