@@ -69,6 +69,7 @@ pub fn run(a: &ExplainArgs) -> Result<i32, Error> {
             &r,
             env!("CARGO_PKG_VERSION"),
             &crate::input::reread_for_edits,
+            None,
         ),
         ReportFormat::Text => {
             // Strings from the input, with control characters made visible (issue 9).

@@ -8,9 +8,9 @@ use crate::term::emit;
 
 pub fn run(a: &RulesArgs) -> i32 {
     emit(&match a.output {
-        RulesFormat::Text => catalogue::text(),
+        RulesFormat::Text => catalogue::text(&a.config.settings.rules),
         RulesFormat::Markdown => catalogue::markdown(),
-        RulesFormat::Json => catalogue::json(),
+        RulesFormat::Json => catalogue::json(&a.config.settings.rules),
     });
     exit::OK
 }

@@ -63,6 +63,18 @@ else
   echo "validate.sh: skipped the real-world corpus (CRONJOB_DOCTOR_CORPUS unset or not a directory); validating the examples only" >&2
 fi
 
+# With a baseline (lint --baseline): results carry baselineState, and recorded findings that
+# are gone are `absent` results. The baseline of every example, used on one example.
+"$DOCTOR" lint -f examples --now "$now" --write-baseline "$out/baseline.json" >/dev/null 2>&1 || true
+rc=0
+"$DOCTOR" lint -f examples/forbid-blocked-by-hung-job.yaml --now "$now" --baseline "$out/baseline.json" \
+  -o sarif > "$out/baseline-states.sarif" 2>/dev/null || rc=$?
+if [ "$rc" -gt 1 ] || ! grep -q '"baselineState": "absent"' "$out/baseline-states.sarif"; then
+  echo "validate.sh: lint --baseline wrote no absent results (exit $rc)" >&2
+  exit 1
+fi
+count=$((count + 1))
+
 # The multitool reports problems as a SARIF log of its own and exits 0 either way: count the
 # error-level results in that log.
 mkdir "$out/log"

@@ -3,6 +3,7 @@
 
 pub mod actions;
 pub mod as_of;
+pub mod baseline;
 pub mod config;
 pub mod cron;
 pub mod evidence;

@@ -3,29 +3,41 @@
 
 use serde_json::json;
 
+use crate::config::Severities;
 use crate::rules::{RETIRED, RULES};
 
-pub fn text() -> String {
+/// The catalogue as a table; the severity column is the effective one (a project's config
+/// may override a rule's, or turn it `off`), marked `*` where it differs from the default.
+pub fn text(severities: &Severities) -> String {
     let slug_w = RULES.iter().map(|r| r.slug.len()).max().unwrap_or(0);
     let mut out = String::new();
     for r in RULES.iter() {
+        let effective = severities.effective(r).as_str();
+        let mark = if effective == r.severity.as_str() {
+            ' '
+        } else {
+            '*'
+        };
         out.push_str(&format!(
-            "{}  {:<7}  {:<slug_w$}  {}\n",
-            r.id,
-            r.severity.as_str(),
-            r.slug,
-            r.summary
+            "{}  {:<7}{mark} {:<slug_w$}  {}\n",
+            r.id, effective, r.slug, r.summary
         ));
+    }
+    if !severities.is_empty() {
+        out.push_str("\n* set by the config file (default severity in `rules -o json`)\n");
     }
     out
 }
 
-pub fn json() -> String {
+/// The catalogue as JSON: `severity` is the default, `effectiveSeverity` the one in force
+/// (`off` for a rule the config turns off).
+pub fn json(severities: &Severities) -> String {
     let rules: Vec<_> = RULES
         .iter()
         .map(|r| {
             json!({
                 "id": r.id, "slug": r.slug, "severity": r.severity.as_str(),
+                "effectiveSeverity": severities.effective(r).as_str(),
                 "summary": r.summary, "explanation": r.explanation, "remediation": r.remediation,
             })
         })

@@ -4,6 +4,7 @@
 
 use serde_json::{Value, json};
 
+use crate::baseline::{Entry, fingerprint};
 use crate::report::{CronJobReport, Report, fix_edits};
 use crate::rules::{Phase, RULES, Severity};
 
@@ -105,13 +106,29 @@ fn sarif_fix(cj: &CronJobReport, read: &dyn Fn(&str) -> Option<String>) -> Optio
     }))
 }
 
+/// `lint --baseline` as SARIF sees it: for each CronJob of the report, for each finding,
+/// whether the baseline knows it (`baselineState` `unchanged`, else `new`), and the recorded
+/// findings that no longer occur (results with `baselineState` `absent`, located at the
+/// baseline file, since their manifest no longer shows them).
+pub struct BaselineStates<'b> {
+    pub known: Vec<Vec<bool>>,
+    pub gone: Vec<(&'b Entry, u32)>,
+    pub file: String,
+}
+
+/// The SARIF key of our fingerprint in `partialFingerprints` (versioned with the recipe).
+pub const FINGERPRINT_KEY: &str = "cronjobDoctor/v1";
+
 /// The SARIF document. `read` gives the text of a source file (path as loaded) so the fix
 /// plan's patch can be placed as exact edits; the core does no IO itself, so the CLI passes a
-/// file reader (None: no `fixes` for that file).
+/// file reader (None: no `fixes` for that file). Every result whose finding has a stable
+/// subject carries its fingerprint in `partialFingerprints` (see `crate::baseline`), so code
+/// scanning follows an alert across commits and reformatting.
 pub fn render(
     report: &Report,
     tool_version: &str,
     read: &dyn Fn(&str) -> Option<String>,
+    baseline: Option<&BaselineStates>,
 ) -> String {
     let rules: Vec<Value> = RULES
         .iter()
@@ -128,10 +145,10 @@ pub fn render(
         })
         .collect();
     let mut results = Vec::new();
-    for cj in &report.cron_jobs {
+    for (ci, cj) in report.cron_jobs.iter().enumerate() {
         let fix = sarif_fix(cj, read);
         let plan = serde_json::to_value(&cj.fix).unwrap_or(Value::Null);
-        for f in &cj.findings {
+        for (fi, f) in cj.findings.iter().enumerate() {
             let rule_index = RULES.iter().position(|r| r.id == f.id).unwrap_or(0);
             let mut result = json!({
                 "ruleId": f.id,
@@ -153,8 +170,42 @@ pub fn render(
             if let Some(fx) = fix.as_ref().filter(|_| cj.fix.clears.contains(&f.slug)) {
                 result["fixes"] = json!([fx]);
             }
+            if let Some(fp) = fingerprint(cj, f) {
+                result["partialFingerprints"] = json!({FINGERPRINT_KEY: fp});
+            }
+            if let Some(b) = baseline {
+                let known = b
+                    .known
+                    .get(ci)
+                    .and_then(|k| k.get(fi))
+                    .copied()
+                    .unwrap_or(false);
+                result["baselineState"] = json!(if known { "unchanged" } else { "new" });
+            }
             results.push(result);
         }
+    }
+    for (e, n) in baseline.map(|b| b.gone.as_slice()).unwrap_or_default() {
+        let rule_index = RULES.iter().position(|r| r.slug == e.rule);
+        let Some(rule) = rule_index.map(|i| RULES[i]) else {
+            continue;
+        };
+        results.push(json!({
+            "ruleId": rule.id,
+            "ruleIndex": rule_index,
+            "level": "none",
+            "baselineState": "absent",
+            "message": {"text": format!(
+                "{}/{}: {} ({}) no longer occurs ({n} of the baseline's entries); write the baseline again to drop it",
+                e.namespace, e.name, e.rule, e.subject
+            )},
+            "partialFingerprints": {FINGERPRINT_KEY: e.fingerprint},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": artifact_uri(&baseline.map(|b| b.file.clone()).unwrap_or_default())},
+                "region": {"startLine": 1, "startColumn": 1},
+            }}],
+            "properties": {"slug": e.rule, "namespace": e.namespace, "name": e.name},
+        }));
     }
     let notifications: Vec<Value> = report
         .errors
