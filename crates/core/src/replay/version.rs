@@ -161,6 +161,16 @@ pub struct Features {
     /// (422) and the controller records `UnparseableSchedule` with "invalid schedule format: …".
     /// Verified in 1.36; 1.35 is not (the PR has no release note), so it keeps the panic.
     pub schedule_panic_recovered: bool,
+    /// The Job controller adds `Failed` / `Complete` only once every Pod is terminal, after
+    /// `FailureTarget` / `SuccessCriteriaMet` (#125510, 1.31; always on from 1.34). Before, a
+    /// Job past its deadline or backoff limit was Failed at once.
+    pub terminal_condition_waits_for_pods: bool,
+    /// `spec.managedBy` in a job template is kept by the API server (JobManagedBy beta, on by
+    /// default, 1.32; GA 1.35). With the gate off it is dropped on create.
+    pub job_managed_by_honoured: bool,
+    /// The Job controller clears `status.startTime` of a suspended Job
+    /// (MutableSchedulingDirectivesForSuspendedJobs, #135104: alpha 1.35, on by default 1.36).
+    pub suspended_job_start_time_cleared: bool,
     /// History cleanup runs before `syncCronJob` (combined status write); before 1.29 it ran
     /// after, and only when the sync returned no error.
     pub cleanup_before_sync: bool,
@@ -256,6 +266,9 @@ impl KubeVersion {
             already_exists_get_fails: (29..=36).contains(&m),
             jobs_matched_by_uid: m >= 37,
             schedule_panic_recovered: m >= 36,
+            terminal_condition_waits_for_pods: m >= 31,
+            job_managed_by_honoured: m >= 32,
+            suspended_job_start_time_cleared: m >= 36,
             cleanup_before_sync: m >= 29,
             status_always_written: m <= 23,
             saw_completed: if v1 {

@@ -243,8 +243,12 @@ fn check(ctx: &Context) -> Vec<Finding> {
                     ctx.show_time(c)
                 ));
             }
-            let v = ctx.replay.kube_version;
-            if v.major > 1 || v.minor >= 36 {
+            if ctx
+                .replay
+                .kube_version
+                .features()
+                .suspended_job_start_time_cleared
+            {
                 m.push_str(". It has no startTime: the Job controller clears it while a Job is suspended (1.36+), so whether it ran before is not recorded.");
             } else {
                 m.push_str(". It has no startTime: it has never started.");

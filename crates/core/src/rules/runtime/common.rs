@@ -305,8 +305,10 @@ pub fn threshold(ctx: &Context, floor: i64, percent: i64) -> i64 {
 /// is on; always from 1.34, where JobPodReplacementPolicy is GA). Before, a Job hitting its
 /// deadline or backoff limit was Failed at once, whatever its Pods were doing.
 pub fn terminal_condition_waits_for_pods(ctx: &Context) -> bool {
-    let v = ctx.replay.kube_version;
-    v.major > 1 || v.minor >= 31
+    ctx.replay
+        .kube_version
+        .features()
+        .terminal_condition_waits_for_pods
 }
 
 /// The controller named by `spec.managedBy` when it is not the Job controller and the field is
@@ -315,13 +317,13 @@ pub fn terminal_condition_waits_for_pods(ctx: &Context) -> bool {
 /// controller runs it), or the value a Job of this CronJob carries (the API server kept it, so
 /// the gate was on).
 pub fn managed_elsewhere<'a>(ctx: &Context<'a>) -> Option<&'a str> {
-    let v = ctx.replay.kube_version;
+    let honoured = ctx.replay.kube_version.features().job_managed_by_honoured;
     let other = |m: &Option<String>| -> bool {
         m.as_deref()
             .is_some_and(|m| m != crate::runs::JOB_CONTROLLER)
     };
     let template = &ctx.cron_job.spec.job_template.spec.managed_by;
-    if other(template) && (v.major > 1 || v.minor >= 32) {
+    if other(template) && honoured {
         return template.as_deref();
     }
     ctx.jobs
