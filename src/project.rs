@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use clap::ArgMatches;
 use clap::parser::ValueSource;
-use doctor::source::config_file::parse_config;
+use doctor::config::file::parse_config;
 
 use crate::cli::{Cli, Command, ConfigArgs, FailOn};
 use crate::error::Error;

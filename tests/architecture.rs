@@ -193,13 +193,37 @@ fn source_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 
 /// Top-level module -> the top-level modules it refers to, for the crate in `src`.
 fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    graph_of(src, false)
+}
+
+/// The code of `text` that is compiled into the program: a file's `#[cfg(test)]` module (at
+/// its end, by this codebase's convention) and everything after it left out.
+fn production_code(text: &str) -> &str {
+    text.find("#[cfg(test)]").map_or(text, |i| &text[..i])
+}
+
+/// [`module_graph`]; with `production_only`, test code (see [`production_code`], `*_tests.rs`
+/// files and the core's test support, `rules/examples.rs`) is left out: tests may reach any
+/// floor.
+fn graph_of(src: &Path, production_only: bool) -> BTreeMap<String, BTreeSet<String>> {
     let mut files = Vec::new();
     source_files(src, &mut files);
+    let test_file = |f: &Path| {
+        let rel = f.strip_prefix(src).unwrap();
+        rel.to_string_lossy().ends_with("_tests.rs") || rel == Path::new("rules/examples.rs")
+    };
     let modules: Vec<(String, usize, String)> = files
         .iter()
+        .filter(|f| !(production_only && test_file(f)))
         .filter_map(|f| {
             let (m, d) = module_of(f.strip_prefix(src).unwrap())?;
-            Some((m, d, std::fs::read_to_string(f).unwrap()))
+            let text = std::fs::read_to_string(f).unwrap();
+            let text = if production_only {
+                production_code(&text).to_string()
+            } else {
+                text
+            };
+            Some((m, d, text))
         })
         .collect();
     let tops: BTreeSet<String> = modules.iter().map(|(m, ..)| m.clone()).collect();
@@ -269,6 +293,56 @@ fn the_shell_has_no_import_cycle() {
             cycle.join(" -> "),
             describe(&graph)
         );
+    }
+}
+
+/// The core's floors, lowest first (architecture.md: "pure core in floors"). A module uses
+/// modules of lower floors, and of its own floor without a cycle; never one above. Every
+/// top-level module of crates/core/src must be placed here, so a new one is placed on purpose.
+const CORE_FLOORS: &[&[&str]] = &[
+    // Words and caches: no knowledge of Kubernetes.
+    &["text", "memo", "escape", "names"],
+    // The snapshot model and its recorded field positions.
+    &["field_paths", "model"],
+    // Reading input into the model; what the model's objects say; the controller replay.
+    &["source", "evidence", "as_of", "cron", "replay", "runs"],
+    // What an action would change (suspend, trigger): used by the rules that propose them.
+    &["actions"],
+    &["rules"],
+    // A project's settings: rule severities, globs.
+    &["config"],
+    // One report per CronJob: findings, headline, timeline, fix plan.
+    &["report"],
+    &["baseline"],
+    // Text, JSON, SARIF, Markdown.
+    &["render"],
+];
+
+#[test]
+fn the_core_stands_in_floors() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/src");
+    let graph = graph_of(&src, true);
+    let floor = |m: &str| CORE_FLOORS.iter().position(|f| f.contains(&m));
+    let unplaced: Vec<&String> = graph.keys().filter(|m| floor(m).is_none()).collect();
+    assert!(
+        unplaced.is_empty(),
+        "core modules not placed in CORE_FLOORS (tests/architecture.rs): {unplaced:?}"
+    );
+    let mut upward = Vec::new();
+    for (from, tos) in &graph {
+        for to in tos {
+            if floor(to) > floor(from) {
+                upward.push(format!("{from} -> {to}"));
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "upward imports in crates/core/src (see CORE_FLOORS): {upward:?}\nthe graph:\n{}",
+        describe(&graph)
+    );
+    if let Some(cycle) = find_cycle(&graph) {
+        panic!("import cycle in crates/core/src: {}", cycle.join(" -> "));
     }
 }
 

@@ -27,7 +27,7 @@ pub fn run(args: &NextArgs) -> Result<i32, Error> {
         NextFormat::Json => next::to_json(&view),
         NextFormat::Text => {
             // The schedule and zone as typed, with control characters made visible (issue 9).
-            doctor::report::visible::next_for_terminal(&mut view);
+            doctor::render::next::for_terminal(&mut view);
             next::to_text(
                 &view,
                 Style {

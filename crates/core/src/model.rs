@@ -31,7 +31,7 @@ pub struct Origin {
 /// Positions of fields by dotted path, read like a map (`get`, `iter`, `fields["spec.schedule"]`).
 ///
 /// Compact because there is one per loaded object: the paths the loader records come from a
-/// fixed vocabulary (`source::field_paths`) and are stored as a 16-bit index with the
+/// fixed vocabulary (`field_paths`) and are stored as a 16-bit index with the
 /// position (12 bytes an entry, against some 90 for a `BTreeMap<String, Position>` entry);
 /// any other path is kept as an owned string. Both lists stay sorted and free of duplicates,
 /// so equal contents compare equal.
@@ -46,7 +46,7 @@ pub struct FieldPositions {
 impl FieldPositions {
     /// Sets the position of `path`, replacing an earlier one (as a map insert does).
     pub fn insert(&mut self, path: &str, pos: Position) {
-        match crate::source::field_paths::id_of(path) {
+        match crate::field_paths::id_of(path) {
             Some(id) => match self.known.binary_search_by_key(&id, |e| e.0) {
                 Ok(i) => self.known[i].1 = pos,
                 Err(i) => self.known.insert(i, (id, pos)),
@@ -59,7 +59,7 @@ impl FieldPositions {
     }
 
     pub fn get(&self, path: &str) -> Option<&Position> {
-        match crate::source::field_paths::id_of(path) {
+        match crate::field_paths::id_of(path) {
             Some(id) => self
                 .known
                 .binary_search_by_key(&id, |e| e.0)
@@ -86,7 +86,7 @@ impl FieldPositions {
         let mut all: Vec<(&str, &Position)> = self
             .known
             .iter()
-            .map(|(id, p)| (crate::source::field_paths::path_of(*id), p))
+            .map(|(id, p)| (crate::field_paths::path_of(*id), p))
             .chain(self.other.iter().map(|(s, p)| (&**s, p)))
             .collect();
         all.sort_by(|a, b| a.0.cmp(b.0));

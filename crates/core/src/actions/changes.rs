@@ -6,8 +6,8 @@
 use jiff::Timestamp;
 
 use super::{SUSPEND_REASON, SUSPENDED_AT, SUSPENDED_BY};
+use crate::escape::one_line;
 use crate::model::{ConcurrencyPolicy, CronJob};
-use crate::report::visible::one_line;
 
 /// One field that differs, values as the API shows them (`(unset)` when absent).
 #[derive(Clone, Debug, PartialEq, Eq)]

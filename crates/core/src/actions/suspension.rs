@@ -8,8 +8,8 @@
 use jiff::Timestamp;
 
 use super::{SUSPEND_REASON, SUSPENDED_AT, SUSPENDED_BY};
+use crate::escape::one_line;
 use crate::model::CronJob;
-use crate::report::visible::one_line;
 use crate::text::human_duration;
 
 /// Field-manager timestamps have whole-second precision and our annotation is written in the

@@ -10,6 +10,27 @@ use crate::cron::{describe, dst, format_schedule, hint};
 use crate::rules::verdict;
 use crate::text::human_duration;
 
+/// The view's strings made visible for a terminal: the schedule and zone as typed (they may
+/// come from a script reading a cluster), the parse error that quotes them, and the hint.
+pub fn for_terminal(view: &mut NextView) {
+    use crate::escape::{fix_line, fix_opt_line, fix_text};
+    fix_line(&mut view.schedule);
+    fix_opt_line(&mut view.time_zone);
+    fix_line(&mut view.effective);
+    match &mut view.outcome {
+        Ok(f) => {
+            fix_text(&mut f.description);
+            fix_line(&mut f.zone_name);
+        }
+        Err(r) => {
+            fix_text(&mut r.error.message);
+            if let Some(h) = &mut r.hint {
+                fix_text(h);
+            }
+        }
+    }
+}
+
 /// Everything `next` shows, computed once and rendered twice (text or JSON).
 #[derive(Debug)]
 pub struct NextView {

@@ -8,83 +8,10 @@
 //!
 //! [`for_terminal`] rewrites every string of a [`Report`] once, so the renderers need not know.
 
-use std::borrow::Cow;
-
 use super::{CronJobReport, Report};
 
-/// Whether `c` must not reach a terminal raw: C0 controls, DEL, C1 controls, and the Unicode
-/// bidirectional formatting characters (embeddings, overrides, isolates, marks), and the
-/// Unicode line and paragraph separators (U+2028, U+2029), which editors, log viewers and
-/// JavaScript-based tools take as line breaks: one could forge a line of output.
-fn is_hostile(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{061C}'
-                | '\u{200E}'
-                | '\u{200F}'
-                | '\u{2028}'..='\u{202E}'
-                | '\u{2066}'..='\u{2069}'
-        )
-}
-
-fn push_escape(out: &mut String, c: char) {
-    match c {
-        '\u{1b}' => out.push_str("\\e"),
-        '\u{07}' => out.push_str("\\a"),
-        '\u{08}' => out.push_str("\\b"),
-        '\r' => out.push_str("\\r"),
-        '\n' => out.push_str("\\n"),
-        '\t' => out.push_str("\\t"),
-        '\0' => out.push_str("\\0"),
-        c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-    }
-}
-
-fn escape_where(s: &str, hostile: impl Fn(char) -> bool) -> Cow<'_, str> {
-    if !s.chars().any(&hostile) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if hostile(c) {
-            push_escape(&mut out, c);
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
-}
-
-/// A one-line value (a name, a schedule, a zone): every control character is made visible,
-/// newlines and tabs included, so it cannot forge or break a line of output.
-pub fn one_line(s: &str) -> Cow<'_, str> {
-    escape_where(s, is_hostile)
-}
-
-/// Free text (a message, a note, a command): like [`one_line`], but newlines and tabs are
-/// kept, because the tool's own multi-line text (a command per line) uses them.
-pub fn text(s: &str) -> Cow<'_, str> {
-    escape_where(s, |c| c != '\n' && c != '\t' && is_hostile(c))
-}
-
-fn fix_line(s: &mut String) {
-    if let Cow::Owned(v) = one_line(s) {
-        *s = v;
-    }
-}
-
-fn fix_text(s: &mut String) {
-    if let Cow::Owned(v) = text(s) {
-        *s = v;
-    }
-}
-
-fn fix_opt_line(s: &mut Option<String>) {
-    if let Some(v) = s {
-        fix_line(v);
-    }
-}
+use crate::escape::{fix_line, fix_opt_line, fix_text};
+pub use crate::escape::{one_line, text};
 
 /// Rewrite every input-derived string of `report` with [`one_line`] or [`text`]. Apply it once,
 /// just before a text renderer; never before JSON or SARIF.
@@ -176,29 +103,11 @@ pub fn cron_job_for_terminal(c: &mut CronJobReport) {
     r.notes.iter_mut().for_each(fix_text);
 }
 
-/// The `next` view: the schedule and zone as typed (they may come from a script reading a
-/// cluster), the parse error that quotes them, and the hint.
-pub fn next_for_terminal(view: &mut crate::render::next::NextView) {
-    fix_line(&mut view.schedule);
-    fix_opt_line(&mut view.time_zone);
-    fix_line(&mut view.effective);
-    match &mut view.outcome {
-        Ok(f) => {
-            fix_text(&mut f.description);
-            fix_line(&mut f.zone_name);
-        }
-        Err(r) => {
-            fix_text(&mut r.error.message);
-            if let Some(h) = &mut r.hint {
-                fix_text(h);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::escape::is_hostile;
+    use std::borrow::Cow;
 
     const HOSTILE: &str = "mallory\u{1b}]0;PWNED\u{07}\u{1b}[2J\u{1b}[8m";
 
@@ -237,13 +146,13 @@ mod tests {
         let from = "2026-11-20T12:00:00Z".parse().unwrap();
         let mut v = crate::render::next::compute("0 3 * * *\u{1b}[2J", None, from, 3, "UTC", &zone);
         assert!(v.outcome.is_err());
-        next_for_terminal(&mut v);
+        crate::render::next::for_terminal(&mut v);
         assert_eq!(v.schedule, "0 3 * * *\\e[2J");
         let msg = &v.outcome.as_ref().unwrap_err().error.message;
         assert!(!msg.contains('\u{1b}'), "{msg}");
         let mut v =
             crate::render::next::compute("0 3 * * *", Some("UTC\u{7}"), from, 3, "UTC", &zone);
-        next_for_terminal(&mut v);
+        crate::render::next::for_terminal(&mut v);
         assert_eq!(v.time_zone.as_deref(), Some("UTC\\a"));
     }
 

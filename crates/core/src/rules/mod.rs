@@ -6,6 +6,10 @@
 //! registry (`kubectl cronjob-doctor rules -o markdown`) and a test fails when it drifts.
 
 mod context;
+/// Test support: runs a rule's example manifests through the whole pipeline. Compiled for
+/// tests only (the crate's own, and its integration tests through the `test-support`
+/// feature), never into the binary.
+#[cfg(any(test, feature = "test-support"))]
 pub mod examples;
 mod finding;
 

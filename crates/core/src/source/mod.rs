@@ -59,12 +59,10 @@
 //! capped by the parser (256 levels); nothing recurses over the document. Documents are parsed
 //! one at a time.
 
-pub mod config_file;
-pub(crate) mod field_paths;
 mod manifest;
 mod scalar;
-mod split;
-mod tree;
+pub(crate) mod split;
+pub(crate) mod tree;
 
 use std::fmt;
 

@@ -1,10 +1,12 @@
 //! A project's settings for `lint` (and `explain -f`, `scan`): the `.cronjob-doctor.yaml`
-//! file, as data. Reading it (with positions for errors) is `source::config_file`; finding it
-//! on disk is the shell's. Everything here is pure.
+//! file, as data. Reading its text (with positions for errors) is [`file`]; finding it on
+//! disk is the shell's. Everything here is pure.
 //!
 //! Severity overrides are applied where findings are finished (`report`), before the health
 //! and the headline are worked out, so a rule turned off can never lead a headline and a
 //! lowered one never fails a build.
+
+pub mod file;
 
 use crate::replay::KubeVersion;
 use crate::rules::{self, Severity};

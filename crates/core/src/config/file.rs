@@ -2,12 +2,12 @@
 //! and column. Strict where the manifests are lenient: a setting that is misspelt would be
 //! silently ignored, so unknown keys and unknown rules are errors with a "did you mean".
 
-use crate::config::{Config, FailOn, Level, Severities};
+use super::{Config, FailOn, Level, Severities};
 use crate::replay::KubeVersion;
 use crate::rules;
 
-use super::split::{Chunk, split_documents};
-use super::tree::{N, Shape, parse_chunk};
+use crate::source::split::{Chunk, split_documents};
+use crate::source::tree::{N, Shape, parse_chunk};
 
 /// One problem in a config file (1-based line and column).
 #[derive(Clone, Debug, PartialEq, Eq)]
