@@ -218,7 +218,10 @@ fn record(ctx: &Context, job: &crate::model::Job, story: &RunStory) -> RetainedR
         })
         .collect();
     keep_newest(&mut failed, MAX_FAILED, |f| f.ended);
-    let pods: Vec<&str> = ctx.pods_of(&job.meta.name).map(|p| p.meta.name.as_str()).collect();
+    let pods: Vec<&str> = ctx
+        .pods_of(&job.meta.name)
+        .map(|p| p.meta.name.as_str())
+        .collect();
     let mut warnings: Vec<RetainedEvent> = ctx
         .events
         .iter()
@@ -374,6 +377,19 @@ fn merge(old: &RetainedRun, new: RetainedRun) -> RetainedRun {
         ..new
     }
 }
+
+/// What the monitor's `/runs?namespace=NS&name=NAME` answers (docs/json.md).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunsDocument {
+    pub schema_version: u32,
+    pub namespace: String,
+    pub cron_job: String,
+    pub runs: Vec<RetainedRun>,
+}
+
+/// The `schemaVersion` of [`RunsDocument`].
+pub const RUNS_SCHEMA_VERSION: u32 = 1;
 
 #[cfg(test)]
 #[path = "retained_tests.rs"]

@@ -140,7 +140,10 @@ fn eviction_keeps_the_floor_and_seven_days_within_the_cap() {
         .filter(|r| r.outcome == RunOutcome::Failed)
         .count();
     assert_eq!(failed, 10, "all ten failures of the week are kept");
-    assert!(kept.windows(2).all(|w| w[0].at() >= w[1].at()), "newest first");
+    assert!(
+        kept.windows(2).all(|w| w[0].at() >= w[1].at()),
+        "newest first"
+    );
 }
 
 #[test]

@@ -656,7 +656,13 @@ fn attempts_of(p: &Pod) -> Vec<Attempt> {
     } else if let Some(reason) = disruption(p) {
         // Lost before its containers reported a start: a start only if it ran.
         if p.start_time.is_some() && p.phase == "Failed" {
-            out.push(mk(false, p.start_time, None, Outcome::Disrupted { reason }, ""));
+            out.push(mk(
+                false,
+                p.start_time,
+                None,
+                Outcome::Disrupted { reason },
+                "",
+            ));
         }
     }
     // A Pod's first start is its own; every later one is a restart inside it.
