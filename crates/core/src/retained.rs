@@ -168,7 +168,7 @@ pub fn floor(cj: &CronJob) -> usize {
     let limit = |v: Option<i64>, d: i64| usize::try_from(v.unwrap_or(d).max(0)).unwrap_or(0);
     let limits = limit(cj.spec.successful_jobs_history_limit, 3)
         .saturating_add(limit(cj.spec.failed_jobs_history_limit, 1));
-    limits.max(MIN_RUNS).min(MAX_RUNS)
+    limits.clamp(MIN_RUNS, MAX_RUNS)
 }
 
 /// The records of the runs `ctx` shows now, newest first (its Jobs, owned and manual).
