@@ -187,7 +187,12 @@ fn initial_sync_serves_metrics_and_the_report_equals_scan() {
     // `scan -A -o json`, CronJob by CronJob, in the same order.
     let (code, body) = m.get("/report").unwrap();
     assert_eq!(code, 200);
-    let report: Value = serde_json::from_str(&body).unwrap();
+    let mut report: Value = serde_json::from_str(&body).unwrap();
+    // The monitor adds each CronJob's remembered runs (issue 20); the rest is `scan`'s.
+    for c in report["cronJobs"].as_array_mut().unwrap() {
+        let runs = c.as_object_mut().unwrap().remove("runs");
+        assert!(runs.is_some_and(|r| r.is_array()), "{c}");
+    }
     let mut c = live.cmd();
     c.args(["scan", "-A"]);
     let (scan, _) = json(c);
@@ -1291,4 +1296,87 @@ fn a_lone_surrogate_in_a_list_or_a_watch_event_is_read_as_go_reads_it() {
             "{who}: {stderr}"
         );
     }
+}
+
+/// Issue 20, item 1 (done means): the runs of a CronJob stay in `/report` and `/runs` after
+/// the Job, its Pod and the Events about them were deleted through the API server, marked
+/// `retained`, with the failed attempt's reason and the Warning event they told.
+#[test]
+fn runs_are_remembered_after_their_job_pods_and_events_are_deleted() {
+    let live = Live::files(&[example("jobs-failing-oomkilled.yaml")], Some("data"));
+    let m = synced_and_ready(&live);
+    live.server
+        .put_object(serde_json::json!({
+            "apiVersion": "v1",
+            "kind": "Event",
+            "metadata": {"name": "etl-29919000-k8d2x.backoff", "namespace": "data"},
+            "involvedObject": {"kind": "Pod", "name": "etl-29919000-k8d2x", "namespace": "data"},
+            "type": "Warning",
+            "reason": "BackOff",
+            "message": "Back-off restarting failed container etl\u{1b}[2J",
+            "count": 3,
+            "firstTimestamp": "2026-11-20T02:01:00Z",
+            "lastTimestamp": "2026-11-20T02:03:00Z",
+            "source": {"component": "kubelet"}
+        }))
+        .unwrap();
+    let runs = "/runs?namespace=data&name=etl";
+    m.wait_for(runs, Duration::from_secs(10), |c, b| {
+        c == 200 && b.contains("\"BackOff\"")
+    });
+    for (kind, name) in [
+        ("Event", "etl-29919000-k8d2x.backoff"),
+        ("Pod", "etl-29919000-k8d2x"),
+        ("Job", "etl-29919000"),
+    ] {
+        assert!(
+            live.server.delete_object(kind, "data", name),
+            "{kind} {name}"
+        );
+    }
+    let (_, body) = m.wait_for(runs, Duration::from_secs(10), |_, b| {
+        b.contains("\"retained\":true")
+    });
+    let doc: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(doc["schemaVersion"], 1);
+    let gone: Vec<&Value> = doc["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["retained"] == true)
+        .collect();
+    assert_eq!(gone.len(), 1, "{body}");
+    let r = gone[0];
+    assert_eq!(r["job"], "etl-29919000");
+    assert_eq!(r["slot"], "2026-11-20T02:00:00Z");
+    assert_eq!(r["outcome"], "failed");
+    assert_eq!(r["reason"], "BackoffLimitExceeded");
+    assert_eq!(r["failedAttempts"][0]["reason"], "OOMKilled", "{body}");
+    assert_eq!(r["failedAttempts"][0]["exitCode"], 137);
+    assert_eq!(r["warnings"][0]["reason"], "BackOff");
+    assert_eq!(r["warnings"][0]["object"], "Pod/etl-29919000-k8d2x");
+    // The raw value in JSON, escaped by JSON only (as in `/report`).
+    assert_eq!(
+        r["warnings"][0]["message"],
+        "Back-off restarting failed container etl\u{1b}[2J"
+    );
+    // The other two runs' Jobs are still there.
+    assert_eq!(doc["runs"].as_array().unwrap().len(), 3, "{body}");
+
+    // `/report` carries the same records.
+    let (_, body) = m.get("/report").unwrap();
+    let report: Value = serde_json::from_str(&body).unwrap();
+    let etl = &report["cronJobs"][0];
+    assert_eq!(etl["name"], "etl");
+    assert_eq!(etl["runs"], doc["runs"]);
+
+    // Names are validated before anything is looked up; an unknown CronJob is a 404.
+    assert_eq!(
+        m.get("/runs?namespace=data&name=Bad%2Fname").unwrap().0,
+        400
+    );
+    assert_eq!(m.get("/runs?namespace=data").unwrap().0, 400);
+    assert_eq!(m.get("/runs?namespace=data&name=nope").unwrap().0, 404);
+    let (code, _) = m.terminate();
+    assert_eq!(code, Some(0));
 }

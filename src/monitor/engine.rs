@@ -9,13 +9,14 @@ use std::time::{Duration, Instant};
 use doctor::report::Options;
 use tokio::sync::{mpsc, watch};
 
-use super::evaluate::{Summary, evaluate};
+use super::evaluate::{Summary, evaluate_observed};
 use super::store::Key;
 use super::timers::Timers;
 use super::{Shared, lines, lock};
 use crate::cli::MonitorFormat;
 use crate::cluster::evidence_note;
 use crate::cluster::watch::{Change, Stream, Update};
+use doctor::retained::{self, RetainedRun};
 
 /// Batches at least this big are diagnosed on every core.
 const PARALLEL_FROM: usize = 64;
@@ -252,16 +253,19 @@ fn diagnose(shared: &Shared, timers: &mut Timers, keys: BTreeSet<Key>, output: O
     let store = lock(&shared.store);
     let store = &*store;
     let keys: Vec<Key> = keys.into_iter().collect();
-    // One CronJob: None when it is gone; its summary (None: no report) and the time taken.
-    let one = |k: &Key| -> Option<(Option<Summary>, Duration)> {
+    // One CronJob: None when it is gone; its summary and the runs seen now with how many
+    // to keep at least (None: no report), and the time taken.
+    type Seen = (Summary, Vec<RetainedRun>, usize);
+    let one = |k: &Key| -> Option<(Option<Seen>, Duration)> {
         let snap = store.subset(k)?;
         let t0 = Instant::now();
-        let s = evaluate(&snap, &opts, st.grace_secs);
+        let floor = retained::floor(&snap.cron_jobs[0]);
+        let s = evaluate_observed(&snap, &opts, st.grace_secs).map(|(s, r)| (s, r, floor));
         Some((s, t0.elapsed()))
     };
     // A big batch (the first sync, a change of evidence) on every core, as `scan` does.
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let results: Vec<Option<(Option<Summary>, Duration)>> =
+    let results: Vec<Option<(Option<Seen>, Duration)>> =
         if keys.len() >= PARALLEL_FROM && threads > 1 {
             let per = keys.len().div_ceil(threads);
             std::thread::scope(|sc| {
@@ -282,6 +286,7 @@ fn diagnose(shared: &Shared, timers: &mut Timers, keys: BTreeSet<Key>, output: O
     for (k, result) in keys.into_iter().zip(results) {
         let Some((summary, took)) = result else {
             timers.set(&k, None);
+            lock(&shared.runs).remove(&k);
             let old = shared
                 .summaries
                 .write()
@@ -294,7 +299,15 @@ fn diagnose(shared: &Shared, timers: &mut Timers, keys: BTreeSet<Key>, output: O
         };
         m.evaluations.inc();
         m.evaluation_seconds.observe(took.as_secs_f64());
-        let Some(summary) = summary else { continue };
+        let Some((summary, seen, floor)) = summary else {
+            continue;
+        };
+        retained::remember(
+            lock(&shared.runs).entry(k.clone()).or_default(),
+            seen,
+            now,
+            floor,
+        );
         timers.set(&k, summary.recheck_at);
         let mut all = shared.summaries.write().unwrap_or_else(|e| e.into_inner());
         if lines::changed(all.get(&k), &summary) {

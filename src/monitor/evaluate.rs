@@ -7,6 +7,7 @@ use std::collections::HashSet;
 
 use doctor::model::{Job, Snapshot};
 use doctor::report::{self, CronJobReport, Health, Options, Slot};
+use doctor::retained::RetainedRun;
 use jiff::Timestamp;
 
 /// Missed slots counted at most (the series says "this many or more").
@@ -59,13 +60,25 @@ pub fn health_str(h: Health) -> &'static str {
 /// reports, plans included), and verifying a plan re-runs the rules on patched copies (at
 /// 10,000 CronJobs leaving it out took the first sync's CPU from 5.15 s to 4.45–4.87 s).
 /// `opts.timeline` is not used: the summary needs [`LAST_RUN_SLOTS`], whoever calls.
+#[cfg(test)]
 pub fn evaluate(snapshot: &Snapshot, opts: &Options, grace_secs: i64) -> Option<Summary> {
+    evaluate_observed(snapshot, opts, grace_secs).map(|(s, _)| s)
+}
+
+/// [`evaluate`], with the records of the runs the snapshot shows now (`retained::observe`,
+/// from the run stories the rules read anyway), for the monitor to remember.
+pub fn evaluate_observed(
+    snapshot: &Snapshot,
+    opts: &Options,
+    grace_secs: i64,
+) -> Option<(Summary, Vec<RetainedRun>)> {
     let opts = Options {
         timeline: LAST_RUN_SLOTS,
         ..*opts
     };
-    let r = report::cron_job_reports_without_fix(snapshot, &opts).next()?;
-    Some(summarize(&r, snapshot, opts.now, grace_secs))
+    let mut r = report::cron_job_reports_observed(snapshot, &opts).next()?;
+    let runs = r.runs.take().unwrap_or_default();
+    Some((summarize(&r, snapshot, opts.now, grace_secs), runs))
 }
 
 /// The newest slot of the timeline with a run the schedule made (a manual run has no slot to

@@ -14,7 +14,7 @@ pub mod server;
 pub mod store;
 pub mod timers;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
@@ -25,8 +25,9 @@ use jiff::tz::TimeZone;
 use crate::cluster::http::{ClockSample, humantime};
 use crate::cluster::liveness::Liveness;
 use crate::cluster::watch::Stream;
+use doctor::retained::RetainedRun;
 use metrics::{Metrics, Summaries};
-use store::Store;
+use store::{Key, Store};
 
 /// How every CronJob is judged.
 pub struct Settings {
@@ -88,6 +89,10 @@ pub struct Shared {
     /// otherwise multiply it. The others wait their turn in the queue of these permits, for
     /// at most [`server::REPORT_WAIT`].
     pub report_gate: tokio::sync::Semaphore,
+    /// Each CronJob's remembered runs (`doctor::retained`), newest first: kept after their
+    /// Jobs, Pods and Events are gone, dropped with the CronJob. Bounded per CronJob
+    /// (docs/monitor.md, "Runs remembered").
+    pub runs: Mutex<HashMap<Key, Vec<RetainedRun>>>,
 }
 
 impl Shared {
@@ -111,6 +116,7 @@ impl Shared {
             watched: Mutex::new(Vec::new()),
             notes: Mutex::new(Vec::new()),
             report_gate: tokio::sync::Semaphore::new(server::MAX_REPORTS),
+            runs: Mutex::new(HashMap::new()),
         })
     }
 
@@ -147,6 +153,11 @@ impl Shared {
         let why = self.readiness();
         self.metrics.ready.set(i64::from(why.is_empty()));
         if why.is_empty() { Ok(()) } else { Err(why) }
+    }
+
+    /// The remembered runs of CronJob `k`, newest first (empty: none, or no such CronJob).
+    pub fn runs_of(&self, k: &Key) -> Vec<RetainedRun> {
+        lock(&self.runs).get(k).cloned().unwrap_or_default()
     }
 
     pub fn version(&self) -> KubeVersion {

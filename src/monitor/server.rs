@@ -1,5 +1,7 @@
-//! The HTTP endpoints on `--listen`: `/metrics`, `/healthz`, `/readyz` and `/report` (the
-//! `scan -o json` document of the current state, built by the same per-CronJob diagnosis).
+//! The HTTP endpoints on `--listen`: `/metrics`, `/healthz`, `/readyz`, `/report` (the
+//! `scan -o json` document of the current state, built by the same per-CronJob diagnosis,
+//! with each CronJob's remembered runs) and `/runs` (one CronJob's remembered runs, what
+//! `explain` asks through the API server's service proxy).
 
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -14,6 +16,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use doctor::model::Snapshot;
 use doctor::report::{self, CronJobReport, Options};
+use doctor::retained::{RUNS_SCHEMA_VERSION, RunsDocument};
 use jiff::Timestamp;
 use tokio::sync::mpsc;
 
@@ -50,6 +53,7 @@ pub fn router(shared: Arc<Shared>, api: Api) -> Router {
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/readyz", get(readyz))
         .route("/report", get(report_handler))
+        .route("/runs", get(runs_handler))
         .with_state(AppState {
             shared,
             api,
@@ -123,6 +127,50 @@ async fn readyz(State(s): State<AppState>) -> Response {
         format!("not ready: {}\n", doctor::report::visible::one_line(&why)),
     )
         .into_response()
+}
+
+/// `/runs?namespace=NS&name=NAME`: the remembered runs of one CronJob ([`RunsDocument`]).
+/// Both names are validated as the API server validates them: 400 otherwise; 404 for a
+/// CronJob the monitor does not know.
+async fn runs_handler(State(s): State<AppState>, uri: axum::http::Uri) -> Response {
+    let pairs =
+        crate::cluster::request::query_pairs(uri.path_and_query().map_or("", |p| p.as_str()));
+    let get = |k: &str| {
+        pairs
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.as_str())
+    };
+    let (Some(ns), Some(name)) = (get("namespace"), get("name")) else {
+        return (
+            StatusCode::BAD_REQUEST,
+            "/runs needs ?namespace=NS&name=NAME\n",
+        )
+            .into_response();
+    };
+    if let Err(e) = doctor::names::namespace(ns).and(doctor::names::cron_job_name(name)) {
+        let msg = format!("invalid name: {e}\n");
+        return (
+            StatusCode::BAD_REQUEST,
+            doctor::report::visible::one_line(&msg).into_owned(),
+        )
+            .into_response();
+    }
+    let k: Key = (Arc::from(ns), name.to_string());
+    let known = lock(&s.shared.store).cron_job_keys().any(|c| *c == k);
+    if !known {
+        return (StatusCode::NOT_FOUND, "no such CronJob in the monitor\n").into_response();
+    }
+    let doc = RunsDocument {
+        schema_version: RUNS_SCHEMA_VERSION,
+        namespace: ns.to_string(),
+        cron_job: name.to_string(),
+        runs: s.shared.runs_of(&k),
+    };
+    match serde_json::to_vec(&doc) {
+        Ok(body) => ([(header::CONTENT_TYPE, "application/json")], body).into_response(),
+        Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+    }
 }
 
 /// A turn of `Shared::report_gate`, handed back when dropped (it moves to the thread that
@@ -323,6 +371,7 @@ fn write_document_with(
     let reports = Reports {
         keys: keys.iter(),
         cut,
+        runs: |k: &Key| shared.runs_of(k),
         opts: &opts,
         gone,
     };
@@ -332,14 +381,18 @@ fn write_document_with(
 /// The CronJobs' reports, built one at a time as the writer asks. `len` counts the keys left:
 /// a CronJob deleted since the keys were read is skipped (the JSON array is written the same
 /// whatever the announced length).
-struct Reports<'a, F> {
+struct Reports<'a, F, R> {
     keys: std::slice::Iter<'a, Key>,
     cut: F,
+    /// Each CronJob's remembered runs, set as its report's `runs`.
+    runs: R,
     opts: &'a Options<'a>,
     gone: &'a AtomicBool,
 }
 
-impl<F: Fn(&Key) -> Option<Snapshot>> Iterator for Reports<'_, F> {
+impl<F: Fn(&Key) -> Option<Snapshot>, R: Fn(&Key) -> Vec<doctor::retained::RetainedRun>> Iterator
+    for Reports<'_, F, R>
+{
     type Item = CronJobReport;
 
     fn next(&mut self) -> Option<CronJobReport> {
@@ -354,7 +407,10 @@ impl<F: Fn(&Key) -> Option<Snapshot>> Iterator for Reports<'_, F> {
                     .into_iter()
                     .next()
             {
-                return Some(r);
+                return Some(CronJobReport {
+                    runs: Some((self.runs)(k)),
+                    ..r
+                });
             }
         }
     }
@@ -364,7 +420,9 @@ impl<F: Fn(&Key) -> Option<Snapshot>> Iterator for Reports<'_, F> {
     }
 }
 
-impl<F: Fn(&Key) -> Option<Snapshot>> ExactSizeIterator for Reports<'_, F> {
+impl<F: Fn(&Key) -> Option<Snapshot>, R: Fn(&Key) -> Vec<doctor::retained::RetainedRun>>
+    ExactSizeIterator for Reports<'_, F, R>
+{
     fn len(&self) -> usize {
         self.keys.len()
     }

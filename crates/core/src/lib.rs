@@ -15,6 +15,7 @@ pub mod names;
 pub mod render;
 pub mod replay;
 pub mod report;
+pub mod retained;
 pub mod rules;
 pub mod runs;
 pub mod source;

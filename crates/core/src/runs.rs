@@ -78,6 +78,9 @@ pub struct Attempt {
     pub started: Option<Timestamp>,
     pub ended: Option<Timestamp>,
     pub outcome: Outcome,
+    /// The terminated state's message (a container's `terminationMessagePath`, the kubelet's
+    /// word on an eviction), else the Pod's: empty when none was written.
+    pub message: String,
     /// Starts this entry stands for: 1, or the count of restarts whose reasons are no longer
     /// recorded (`restartCount` is input: one entry, not one per restart, whatever it says).
     pub times: u32,
@@ -578,13 +581,18 @@ fn index_of(p: &Pod) -> Option<i64> {
 /// The Pod's starts of the workload: every restart in place, then its current run.
 fn attempts_of(p: &Pod) -> Vec<Attempt> {
     let index = index_of(p);
-    let mk = |in_place, started, ended, outcome| Attempt {
+    let mk = |in_place, started, ended, outcome, message: &str| Attempt {
         pod: p.meta.name.clone(),
         index,
         in_place,
         started,
         ended,
         outcome,
+        message: if message.is_empty() {
+            p.message.clone()
+        } else {
+            message.to_string()
+        },
         times: 1,
     };
     // The container that restarted most stands for the Pod's workload (they restart apart,
@@ -606,7 +614,7 @@ fn attempts_of(p: &Pod) -> Vec<Attempt> {
     if unrecorded > 0 {
         out.push(Attempt {
             times: unrecorded,
-            ..mk(true, None, None, Outcome::Unrecorded)
+            ..mk(true, None, None, Outcome::Unrecorded, "")
         });
     }
     if recorded {
@@ -618,11 +626,12 @@ fn attempts_of(p: &Pod) -> Vec<Attempt> {
                 reason: ls.reason.clone(),
                 exit_code: ls.exit_code,
             },
+            &ls.message,
         ));
     }
     let s = &main.state;
     let current = match s.state.as_str() {
-        "running" => Some(mk(false, s.started_at, None, Outcome::Running)),
+        "running" => Some(mk(false, s.started_at, None, Outcome::Running, "")),
         "terminated" => Some(mk(
             false,
             s.started_at.or(s.at),
@@ -635,6 +644,7 @@ fn attempts_of(p: &Pod) -> Vec<Attempt> {
                     exit_code: s.exit_code,
                 }
             },
+            &s.message,
         )),
         _ => None,
     };
@@ -646,7 +656,13 @@ fn attempts_of(p: &Pod) -> Vec<Attempt> {
     } else if let Some(reason) = disruption(p) {
         // Lost before its containers reported a start: a start only if it ran.
         if p.start_time.is_some() && p.phase == "Failed" {
-            out.push(mk(false, p.start_time, None, Outcome::Disrupted { reason }));
+            out.push(mk(
+                false,
+                p.start_time,
+                None,
+                Outcome::Disrupted { reason },
+                "",
+            ));
         }
     }
     // A Pod's first start is its own; every later one is a restart inside it.
@@ -682,6 +698,7 @@ fn pod_level_attempt(p: &Pod, index: Option<i64>) -> Vec<Attempt> {
         started: p.start_time,
         ended: None,
         outcome,
+        message: p.message.clone(),
         times: 1,
     }]
 }

@@ -120,6 +120,10 @@ pub struct CronJobReport {
     /// late (`late-start`): a scan says once that one controller is late for many CronJobs.
     #[serde(skip)]
     pub controller_lag_seconds: Option<i64>,
+    /// The runs the monitor remembers (`retained`): left out of `scan` and `explain`, set by
+    /// the monitor's `/report`. [`cron_job_reports_observed`] fills it with the runs seen now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runs: Option<Vec<crate::retained::RetainedRun>>,
 }
 
 impl Report {
@@ -185,11 +189,27 @@ pub fn cron_job_reports_without_fix<'s>(
         .map(move |cj| build_one(cj, &index, snapshot, opts, Planned::No))
 }
 
+/// [`cron_job_reports_without_fix`] with each report's `runs` set to the records of the runs
+/// its evidence shows now (`retained::observe`), from the run stories its rules read anyway:
+/// what the monitor remembers.
+pub fn cron_job_reports_observed<'s>(
+    snapshot: &'s Snapshot,
+    opts: &'s Options<'s>,
+) -> impl ExactSizeIterator<Item = CronJobReport> + 's {
+    let index = Index::new(snapshot);
+    snapshot
+        .cron_jobs
+        .iter()
+        .map(move |cj| build_one(cj, &index, snapshot, opts, Planned::Observed))
+}
+
 /// Whether [`build_one`] verifies a fix plan.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Planned {
     Yes,
     No,
+    /// No plan, and the runs seen now recorded (`retained::observe`).
+    Observed,
 }
 
 /// What the rules judge one CronJob by: its Jobs, Pods and Events, and the replay of its
@@ -420,6 +440,7 @@ fn build_one(
         .any(|f| f.slug == rules::late_start::RULE.slug)
         .then(|| rules::late_start::controller_lag(&ctx))
         .flatten();
+    let runs = (planned == Planned::Observed).then(|| crate::retained::observe(&ctx));
     CronJobReport {
         namespace: ns.clone(),
         name: cj.meta.name.clone(),
@@ -454,6 +475,7 @@ fn build_one(
         fix,
         zone,
         controller_lag_seconds,
+        runs,
     }
 }
 

@@ -23,6 +23,7 @@ pub use context::Context;
 pub use finding::{Finding, Phase, Remedy, Severity, Step, patch_command};
 pub(crate) use manifest::is_live;
 pub use manifest::verdict;
+pub(crate) use runtime::common::stories as run_stories;
 pub use runtime::{late_start, not_running, ran_more_than_once, run_not_started};
 
 /// A manifest (never read back from a cluster) with an error the API server refuses on create:
