@@ -309,8 +309,8 @@ const CORE_FLOORS: &[&[&str]] = &[
     // What an action would change (suspend, trigger): used by the rules that propose them.
     &["actions"],
     &["rules"],
-    // A project's settings: rule severities, globs.
-    &["config"],
+    // A project's settings (rule severities, globs); the runs a monitor remembers.
+    &["config", "retained"],
     // One report per CronJob: findings, headline, timeline, fix plan.
     &["report"],
     &["baseline"],
