@@ -7,37 +7,7 @@ use jiff::tz::TimeZoneDatabase;
 use crate::model::CronJob;
 use crate::rules::Context;
 
-/// Go's `%q` (`strconv.Quote`) for strings that appear in API and event messages. A copy of
-/// the replay's private helper (printability per Go's `unicode.IsPrint` for the characters
-/// that plausibly occur in a manifest).
-pub(super) fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c if matches!(c as u32, 0x80..=0xa0 | 0xad | 0x1680 | 0x2000..=0x200f | 0x2028..=0x202f
-                | 0x205f..=0x206f | 0x3000 | 0xfeff | 0xfff9..=0xfffb | 0xe000..=0xf8ff) =>
-            {
-                out.push_str(&format!("\\u{:04x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+pub(super) use crate::text::go_quote;
 
 /// `field.Invalid` on a string value: `<path>: Invalid value: "<v>": <detail>`.
 pub(super) fn invalid(path: &str, value: &str, detail: &str) -> String {
