@@ -171,7 +171,7 @@ fn prometheus_scrapes_the_monitor_and_the_shipped_rules_evaluate() {
     let (_, metrics) = monitor.get("/metrics").unwrap();
     let backup_missed = sample(
         &metrics,
-        r#"cronjob_doctor_missed_runs{namespace="ops",cronjob="backup"}"#,
+        r#"cronjob_doctor_missed_runs{namespace="ops",cronjob="backup",cause="forbid-blocked"}"#,
     );
     assert_eq!(backup_missed, "3", "{metrics}");
     let stuck = r#"cronjob_doctor_finding{namespace="ops",cronjob="report",rule="run-not-started",severity="error"}"#;
@@ -254,9 +254,11 @@ fn prometheus_scrapes_the_monitor_and_the_shipped_rules_evaluate() {
         };
         if is("CronJobDoctorMissedRuns", "backup")
             && is("CronJobDoctorCronJobError", "backup")
+            && is("CronJobNextRunAtRisk", "backup")
             && is("CronJobDoctorRunNotStarted", "report")
             && is("CronJobDoctorCronJobError", "report")
-            && active.len() == 4
+            && is("CronJobNextRunAtRisk", "report")
+            && active.len() == 6
         {
             Ok(active)
         } else {
@@ -276,8 +278,47 @@ fn prometheus_scrapes_the_monitor_and_the_shipped_rules_evaluate() {
         .unwrap();
     assert_eq!(
         missed["annotations"]["summary"],
-        "CronJob ops/backup missed 3 scheduled run(s)"
+        "CronJob ops/backup missed 3 scheduled run(s): forbid-blocked"
     );
+    // Each alert names its cause: the rule that explains the lost runs, the one that leads
+    // the headline, the reason the next run is predicted lost.
+    let alert = |name: &str, cron_job: &str| {
+        active
+            .iter()
+            .find(|a| a["labels"]["alertname"] == name && a["labels"]["cronjob"] == cron_job)
+            .unwrap_or_else(|| panic!("no {name} for {cron_job}"))
+    };
+    for (name, cron_job, label, cause) in [
+        (
+            "CronJobDoctorMissedRuns",
+            "backup",
+            "cause",
+            "forbid-blocked",
+        ),
+        (
+            "CronJobDoctorCronJobError",
+            "backup",
+            "cause",
+            "forbid-blocked",
+        ),
+        (
+            "CronJobDoctorCronJobError",
+            "report",
+            "cause",
+            "run-not-started",
+        ),
+        ("CronJobNextRunAtRisk", "backup", "reason", "forbid-active"),
+        (
+            "CronJobNextRunAtRisk",
+            "report",
+            "reason",
+            "run-not-started",
+        ),
+    ] {
+        let a = alert(name, cron_job);
+        assert_eq!(a["labels"][label], cause, "{a}");
+        assert_eq!(a["annotations"]["cause"], cause, "{a}");
+    }
     // The stuck run's alert names its cause: the finding's rule.
     let not_started = active
         .iter()

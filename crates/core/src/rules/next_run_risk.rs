@@ -150,10 +150,7 @@ fn forbid_active(ctx: &Context, slot: Timestamp, blocked: bool) -> Option<String
     let suspended = job.is_some_and(|j| {
         matches!(job_active(j), Some(Active::Suspended { .. })) || job_suspended(j).is_some()
     });
-    let problem = job.and_then(|j| {
-        ctx.pods_of(&j.meta.name)
-            .find_map(|p| pod_problem(p, now))
-    });
+    let problem = job.and_then(|j| ctx.pods_of(&j.meta.name).find_map(|p| pod_problem(p, now)));
     let why = if let Some((kind, _)) = decided {
         format!("it is decided ({kind}) and waits for its Pods to end")
     } else if let Some(t) = terminating {
@@ -170,10 +167,8 @@ fn forbid_active(ctx: &Context, slot: Timestamp, blocked: bool) -> Option<String
     };
     // A deadline that fails the Job before the slot lifts the block, unless the Job waits for
     // its Pods anyway, is suspended (the timer stops) or another controller runs it.
-    let held = decided.is_some()
-        || terminating.is_some()
-        || suspended
-        || managed_elsewhere(ctx).is_some();
+    let held =
+        decided.is_some() || terminating.is_some() || suspended || managed_elsewhere(ctx).is_some();
     let deadline = job.and_then(|j| {
         let start = j.status.start_time?;
         let ads = j.spec.active_deadline_seconds?;
@@ -182,7 +177,10 @@ fn forbid_active(ctx: &Context, slot: Timestamp, blocked: bool) -> Option<String
     let deadline_words = match deadline {
         Some(_) if held => String::new(),
         Some(end) if end < slot => return None,
-        Some(end) => format!("; its activeDeadlineSeconds ends it only at {}", ctx.show_time(end)),
+        Some(end) => format!(
+            "; its activeDeadlineSeconds ends it only at {}",
+            ctx.show_time(end)
+        ),
         None => String::new(),
     };
     Some(format!(
@@ -192,7 +190,11 @@ fn forbid_active(ctx: &Context, slot: Timestamp, blocked: bool) -> Option<String
 
 /// `startingDeadlineSeconds` 0, or below the newest scheduled Job's creation lag.
 fn starting_deadline(ctx: &Context) -> Option<String> {
-    let sds = ctx.cron_job.spec.starting_deadline_seconds.filter(|s| *s >= 0)?;
+    let sds = ctx
+        .cron_job
+        .spec
+        .starting_deadline_seconds
+        .filter(|s| *s >= 0)?;
     if sds == 0 {
         return Some("startingDeadlineSeconds is 0: no slot is ever due".to_string());
     }

@@ -194,7 +194,10 @@ fn a_starting_deadline_below_the_controllers_observed_lag_drops_the_next_slot() 
     assert!(p.unwrap().reasons[0].detail.contains("3m"));
     // Created 5 s late: a 2-minute deadline is not in danger.
     assert_eq!(
-        predicted(&deadline(120, "2026-11-20T11:00:05Z"), "2026-11-20T11:30:00Z"),
+        predicted(
+            &deadline(120, "2026-11-20T11:00:05Z"),
+            "2026-11-20T11:30:00Z"
+        ),
         None
     );
 }
@@ -227,7 +230,10 @@ fn the_next_named_time_in_a_dst_gap_is_a_lost_run() {
     assert_eq!(predicted(&yaml, "2027-03-20T12:00:00Z"), None);
     // 03:30 is not in the gap.
     assert_eq!(
-        predicted(&named("30 3 * * *", "Europe/Berlin"), "2027-03-27T12:00:00Z"),
+        predicted(
+            &named("30 3 * * *", "Europe/Berlin"),
+            "2027-03-27T12:00:00Z"
+        ),
         None
     );
 }
