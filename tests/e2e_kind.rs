@@ -274,7 +274,7 @@ fn monitor_agrees(kubeconfig: &str, ns: &str, paused_health: &str) {
         r#"cronjob_doctor_finding{{namespace="{ns}",cronjob="hung",rule="forbid-blocked","#
     );
     let paused = format!(
-        r#"cronjob_doctor_cronjob_status{{namespace="{ns}",cronjob="paused",status="{paused_health}"}} 1"#
+        r#"cronjob_doctor_cronjob_status{{namespace="{ns}",cronjob="paused",status="{paused_health}",cause="#
     );
     poll(
         "the monitor is ready with hung's finding and paused's status",
@@ -293,7 +293,9 @@ fn monitor_agrees(kubeconfig: &str, ns: &str, paused_health: &str) {
             let found = metrics
                 .lines()
                 .any(|l| l.starts_with(&blocked) && l.ends_with("} 1"))
-                && metrics.lines().any(|l| l == paused);
+                && metrics
+                    .lines()
+                    .any(|l| l.starts_with(&paused) && l.ends_with("} 1"));
             if ready && found {
                 Ok(())
             } else {

@@ -120,6 +120,18 @@ fn sample(metrics: &str, series: &str) -> String {
         .to_string()
 }
 
+/// A query string's value, percent-encoded (everything but RFC 3986's unreserved bytes).
+fn url_encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
 /// A timestamp of Prometheus's API (RFC 3339).
 fn prometheus_time(v: &Value) -> jiff::Timestamp {
     v.as_str()
@@ -171,7 +183,7 @@ fn prometheus_scrapes_the_monitor_and_the_shipped_rules_evaluate() {
     let (_, metrics) = monitor.get("/metrics").unwrap();
     let backup_missed = sample(
         &metrics,
-        r#"cronjob_doctor_missed_runs{namespace="ops",cronjob="backup"}"#,
+        r#"cronjob_doctor_missed_runs{namespace="ops",cronjob="backup",cause="forbid-blocked"}"#,
     );
     assert_eq!(backup_missed, "3", "{metrics}");
     let stuck = r#"cronjob_doctor_finding{namespace="ops",cronjob="report",rule="run-not-started",severity="error"}"#;
@@ -254,9 +266,11 @@ fn prometheus_scrapes_the_monitor_and_the_shipped_rules_evaluate() {
         };
         if is("CronJobDoctorMissedRuns", "backup")
             && is("CronJobDoctorCronJobError", "backup")
+            && is("CronJobNextRunAtRisk", "backup")
             && is("CronJobDoctorRunNotStarted", "report")
             && is("CronJobDoctorCronJobError", "report")
-            && active.len() == 4
+            && is("CronJobNextRunAtRisk", "report")
+            && active.len() == 6
         {
             Ok(active)
         } else {
@@ -276,8 +290,47 @@ fn prometheus_scrapes_the_monitor_and_the_shipped_rules_evaluate() {
         .unwrap();
     assert_eq!(
         missed["annotations"]["summary"],
-        "CronJob ops/backup missed 3 scheduled run(s)"
+        "CronJob ops/backup missed 3 scheduled run(s): forbid-blocked"
     );
+    // Each alert names its cause: the rule that explains the lost runs, the one that leads
+    // the headline, the reason the next run is predicted lost.
+    let alert = |name: &str, cron_job: &str| {
+        active
+            .iter()
+            .find(|a| a["labels"]["alertname"] == name && a["labels"]["cronjob"] == cron_job)
+            .unwrap_or_else(|| panic!("no {name} for {cron_job}"))
+    };
+    for (name, cron_job, label, cause) in [
+        (
+            "CronJobDoctorMissedRuns",
+            "backup",
+            "cause",
+            "forbid-blocked",
+        ),
+        (
+            "CronJobDoctorCronJobError",
+            "backup",
+            "cause",
+            "forbid-blocked",
+        ),
+        (
+            "CronJobDoctorCronJobError",
+            "report",
+            "cause",
+            "run-not-started",
+        ),
+        ("CronJobNextRunAtRisk", "backup", "reason", "forbid-active"),
+        (
+            "CronJobNextRunAtRisk",
+            "report",
+            "reason",
+            "run-not-started",
+        ),
+    ] {
+        let a = alert(name, cron_job);
+        assert_eq!(a["labels"][label], cause, "{a}");
+        assert_eq!(a["annotations"]["cause"], cause, "{a}");
+    }
     // The stuck run's alert names its cause: the finding's rule.
     let not_started = active
         .iter()
@@ -289,6 +342,37 @@ fn prometheus_scrapes_the_monitor_and_the_shipped_rules_evaluate() {
         not_started["annotations"]["summary"],
         "CronJob ops/report: its latest run has not started"
     );
+
+    // Every query of the Grafana dashboard returns series for the served examples, with the
+    // dashboard's variables as Grafana fills them for "All" (`$namespace` → `.*`).
+    let dashboard: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("deploy/grafana/cronjob-doctor.json")).unwrap(),
+    )
+    .unwrap();
+    let panels = dashboard["panels"].as_array().unwrap();
+    let mut queried = 0;
+    for p in panels {
+        for t in p["targets"].as_array().unwrap() {
+            let expr = t["expr"]
+                .as_str()
+                .unwrap()
+                .replace("$namespace", ".*")
+                .replace("$__rate_interval", "1m");
+            let what = format!("panel {:?}: {expr}", p["title"]);
+            poll(&what, Duration::from_secs(20), || {
+                let data = api(
+                    &prometheus,
+                    &format!("/api/v1/query?query={}", url_encode(&expr)),
+                )?;
+                match data["result"].as_array() {
+                    Some(r) if !r.is_empty() => Ok(()),
+                    _ => Err(fail(format!("no series: {data}"))),
+                }
+            });
+            queried += 1;
+        }
+    }
+    assert!(queried >= 7, "{queried} queries");
 
     // Every group of the rule file is loaded, and every rule evaluates without an error —
     // judged on an evaluation after the alerts became active (on Prometheus's clock): one

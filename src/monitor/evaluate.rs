@@ -31,6 +31,15 @@ pub struct Summary {
     pub headline: String,
     /// (rule slug, severity) of every current finding.
     pub findings: Vec<(&'static str, &'static str)>,
+    /// The cause of the status, as the headline tells it (`doctor::report::cause::of_status`):
+    /// a rule slug, `controller` or `none`.
+    pub cause: &'static str,
+    /// The cause of [`Summary::missed_runs`] (`doctor::report::cause::of_missed`): a rule
+    /// slug, `controller`, `unknown`, or `none` when nothing was missed.
+    pub missed_cause: &'static str,
+    /// Why the next slot is predicted to produce no run (`doctor::rules::next_run_risk`),
+    /// the reasons' names; empty when nothing shows it.
+    pub at_risk: Vec<&'static str>,
     pub next_run: Option<Timestamp>,
     pub last_schedule: Option<Timestamp>,
     pub last_success: Option<Timestamp>,
@@ -120,6 +129,14 @@ fn summarize(r: &CronJobReport, s: &Snapshot, now: Timestamp, grace: i64) -> Sum
         .max();
     let last_run = last_run(&r.timeline);
     Summary {
+        cause: report::cause::of_status(&r.findings),
+        missed_cause: report::cause::of_missed(&r.findings, missed_runs),
+        at_risk: r
+            .next_run_at_risk
+            .iter()
+            .flat_map(|p| &p.reasons)
+            .map(|x| x.reason.as_str())
+            .collect(),
         health: r.health,
         headline: r.headline.clone(),
         findings: r

@@ -264,3 +264,25 @@ status:
     // (Its four starts are the manual run's, not the scheduled one's.)
     assert_eq!(last_run_at(&manual, RULE.example_now), (Some(9), Some(1)));
 }
+
+/// The cause labels: an outage nothing explains is the controller's; a lost slot no finding
+/// explains yet is unknown; a suspended CronJob's cause is `suspended`, and its next run is
+/// predicted lost.
+#[test]
+fn causes_and_the_prediction_come_from_the_core() {
+    let s = run(&snapshot(every_five(), Vec::new()), 120);
+    assert_eq!((s.cause, s.missed_cause), ("controller", "controller"));
+    assert!(s.at_risk.is_empty(), "{:?}", s.at_risk);
+    // Last scheduled 11:50: 11:55 alone is lost, too few for not-running.
+    let mut cj = every_five();
+    cj.status.last_schedule_time = Some(ts("2026-11-20T11:50:00Z"));
+    let s = run(&snapshot(cj, Vec::new()), 120);
+    assert_eq!(s.missed_runs, 1);
+    assert_eq!(s.missed_cause, "unknown");
+    let mut cj = every_five();
+    cj.spec.suspend = true;
+    let s = run(&snapshot(cj, Vec::new()), 120);
+    assert_eq!((s.missed_runs, s.missed_cause), (0, "none"));
+    assert_eq!(s.cause, "suspended", "{:?}", s.findings);
+    assert_eq!(s.at_risk, ["suspended"]);
+}

@@ -125,6 +125,8 @@ type Pair<'a> = (&'static str, Cow<'a, str>);
 pub const LAST_RUN_START_DELAY_HELP: &str = "Seconds from the most recent scheduled run's slot to its first container start (absent while unknown: not started yet, or its Pods are gone).";
 pub const LAST_RUN_ATTEMPTS_HELP: &str = "Times the most recent scheduled run's workload started: retried Pods, restarts in place, replaced Pods (0: not started yet; absent while unknown: its Pods are gone).";
 
+pub const NEXT_RUN_AT_RISK_HELP: &str = "1 when the next slot is predicted to produce no run, per reason (suspended, forbid-active, starting-deadline, dst-gap, run-not-started).";
+
 /// Which timestamp of a summary a series shows.
 type TimeOf = fn(&Summary) -> Option<jiff::Timestamp>;
 
@@ -158,10 +160,18 @@ impl Collector for CronJobSeries {
         gauge_family(
             &mut enc,
             "cronjob_doctor_cronjob_status",
-            "1 for the CronJob's current health (ok, warning or error).",
+            "1 for the CronJob's current health (ok, warning or error); cause: the rule slug the headline names, controller or none.",
             all.iter().map(|(k, s)| {
                 let [n, c] = id(k);
-                ([n, c, ("status", health_str(s.health).into())], 1)
+                (
+                    [
+                        n,
+                        c,
+                        ("status", health_str(s.health).into()),
+                        ("cause", s.cause.into()),
+                    ],
+                    1,
+                )
             }),
         )?;
         gauge_family(
@@ -182,9 +192,25 @@ impl Collector for CronJobSeries {
         gauge_family(
             &mut enc,
             "cronjob_doctor_missed_runs",
-            "Slots due after status.lastScheduleTime, more than --grace ago, with no Job for them.",
-            all.iter()
-                .map(|(k, s)| (id(k), i64::try_from(s.missed_runs).unwrap_or(i64::MAX))),
+            "Slots due after status.lastScheduleTime, more than --grace ago, with no Job for them; cause: the rule slug that explains them, controller, unknown or none.",
+            all.iter().map(|(k, s)| {
+                let [n, c] = id(k);
+                (
+                    [n, c, ("cause", s.missed_cause.into())],
+                    i64::try_from(s.missed_runs).unwrap_or(i64::MAX),
+                )
+            }),
+        )?;
+        gauge_family(
+            &mut enc,
+            "cronjob_doctor_next_run_at_risk",
+            NEXT_RUN_AT_RISK_HELP,
+            all.iter().flat_map(|(k, s)| {
+                s.at_risk.iter().map(move |reason| {
+                    let [n, c] = id(k);
+                    ([n, c, ("reason", (*reason).into())], 1)
+                })
+            }),
         )?;
         gauge_family(
             &mut enc,

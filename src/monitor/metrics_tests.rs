@@ -10,6 +10,17 @@ fn summary(health: Health, findings: Vec<(&'static str, &'static str)>) -> Summa
     Summary {
         health,
         headline: String::new(),
+        cause: if health == Health::Ok {
+            "none"
+        } else {
+            "forbid-blocked"
+        },
+        missed_cause: "forbid-blocked",
+        at_risk: if health == Health::Ok {
+            Vec::new()
+        } else {
+            vec!["forbid-active", "run-not-started"]
+        },
         findings,
         next_run: Some("2026-11-20T12:05:00Z".parse::<Timestamp>().unwrap()),
         last_schedule: Some("2026-11-20T11:40:00Z".parse::<Timestamp>().unwrap()),
@@ -69,10 +80,13 @@ fn series_follow_the_contract() {
     let (all, m) = metrics();
     let text = m.render();
     for line in [
-        r#"cronjob_doctor_cronjob_status{namespace="ops",cronjob="backup",status="error"} 1"#,
-        r#"cronjob_doctor_cronjob_status{namespace="web",cronjob="report",status="ok"} 1"#,
+        r#"cronjob_doctor_cronjob_status{namespace="ops",cronjob="backup",status="error",cause="forbid-blocked"} 1"#,
+        r#"cronjob_doctor_cronjob_status{namespace="web",cronjob="report",status="ok",cause="none"} 1"#,
         r#"cronjob_doctor_finding{namespace="ops",cronjob="backup",rule="not-running",severity="error"} 1"#,
-        r#"cronjob_doctor_missed_runs{namespace="ops",cronjob="backup"} 3"#,
+        r#"cronjob_doctor_missed_runs{namespace="ops",cronjob="backup",cause="forbid-blocked"} 3"#,
+        r#"cronjob_doctor_next_run_at_risk{namespace="ops",cronjob="backup",reason="forbid-active"} 1"#,
+        r#"cronjob_doctor_next_run_at_risk{namespace="ops",cronjob="backup",reason="run-not-started"} 1"#,
+        "# TYPE cronjob_doctor_next_run_at_risk gauge",
         r#"cronjob_doctor_next_run_timestamp_seconds{namespace="ops",cronjob="backup"} 1795176300"#,
         r#"cronjob_doctor_last_schedule_timestamp_seconds{namespace="ops",cronjob="backup"} 1795174800"#,
         r#"cronjob_doctor_build_info{version="1.2.3",tzdb="2025b",kube_version="1.39",rules="1.37"} 1"#,
@@ -87,6 +101,8 @@ fn series_follow_the_contract() {
             "missing {line:?} in\n{text}"
         );
     }
+    // Only a CronJob with a prediction has the at-risk series.
+    assert!(!text.contains(r#"cronjob_doctor_next_run_at_risk{namespace="web""#));
     // One series per (CronJob, rule, severity), however often the rule reported.
     assert_eq!(text.matches("cronjob_doctor_finding{").count(), 1);
     // No success known: no series (not a zero that would read as 1970).
@@ -197,8 +213,12 @@ fn every_family_written_is_a_row_of_the_contract_with_its_type() {
         let row = format!("| `{name}` | {kind} |");
         assert!(doc.contains(&row), "docs/metrics.md has no row {row}");
     }
-    // The last run's HELP texts are their rows' words.
-    for help in [LAST_RUN_START_DELAY_HELP, LAST_RUN_ATTEMPTS_HELP] {
+    // The last run's and the prediction's HELP texts are their rows' words.
+    for help in [
+        LAST_RUN_START_DELAY_HELP,
+        LAST_RUN_ATTEMPTS_HELP,
+        NEXT_RUN_AT_RISK_HELP,
+    ] {
         assert!(
             doc.contains(&format!(" | {help} ")),
             "not in docs/metrics.md: {help}"
@@ -223,7 +243,7 @@ fn label_values_show_control_bytes_and_line_separators_escaped() {
     );
     assert!(
         text.contains(
-            r#"cronjob_doctor_cronjob_status{namespace="ops\\a",cronjob="back\\u{2028}up\\e[31m",status="error"} 1"#
+            r#"cronjob_doctor_cronjob_status{namespace="ops\\a",cronjob="back\\u{2028}up\\e[31m",status="error",cause="forbid-blocked"} 1"#
         ),
         "{text}"
     );

@@ -90,6 +90,19 @@ fn render_one(out: &mut String, report: &Report, cj: &CronJobReport, o: TextOpti
         "  {}\n",
         st.dim(&wrap(&context, o.width - 2, o.width, 2))
     ));
+    if let Some(r) = &cj.next_run_at_risk {
+        // The prediction in one line: the next slot will produce no run, and why.
+        let line = format!(
+            "next run {} at risk — {}",
+            crate::text::show_time(r.slot, &cj.zone),
+            r.summary()
+        );
+        out.push_str(&format!(
+            "  {} {}\n",
+            st.yellow("⚠"),
+            wrap(&line, o.width - 4, o.width, 4)
+        ));
+    }
 
     if !cj.findings.is_empty() {
         out.push_str(&format!("\n{}\n", st.bold("Findings")));

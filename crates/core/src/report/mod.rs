@@ -2,6 +2,7 @@
 //! a headline and a timeline. This is the one data structure every renderer (text, JSON,
 //! SARIF, lint lines, scan table) reads; its JSON form is a documented wire format.
 
+pub mod cause;
 pub mod fix;
 pub mod fix_edits;
 pub mod index;
@@ -120,6 +121,10 @@ pub struct CronJobReport {
     /// late (`late-start`): a scan says once that one controller is late for many CronJobs.
     #[serde(skip)]
     pub controller_lag_seconds: Option<i64>,
+    /// The next slot predicted to produce no run, and why (`rules::next_run_risk`); absent
+    /// from the JSON when nothing shows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_run_at_risk: Option<rules::next_run_risk::NextRunAtRisk>,
     /// The runs the monitor remembers (`retained`): left out of `scan` and `explain`, set by
     /// the monitor's `/report`. [`cron_job_reports_observed`] fills it with the runs seen now.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -440,6 +445,7 @@ fn build_one(
         .any(|f| f.slug == rules::late_start::RULE.slug)
         .then(|| rules::late_start::controller_lag(&ctx))
         .flatten();
+    let next_run_at_risk = rules::next_run_risk::predict(&ctx, &findings, next.first().copied());
     let runs = (planned == Planned::Observed).then(|| crate::retained::observe(&ctx));
     CronJobReport {
         namespace: ns.clone(),
@@ -475,6 +481,7 @@ fn build_one(
         fix,
         zone,
         controller_lag_seconds,
+        next_run_at_risk,
         runs,
     }
 }

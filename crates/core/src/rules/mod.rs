@@ -15,6 +15,7 @@ mod finding;
 
 mod forbid_blocked;
 mod manifest;
+pub mod next_run_risk;
 mod runtime;
 mod schedule_memo;
 mod suspended;
