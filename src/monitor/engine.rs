@@ -302,12 +302,14 @@ fn diagnose(shared: &Shared, timers: &mut Timers, keys: BTreeSet<Key>, output: O
         let Some((summary, seen, floor)) = summary else {
             continue;
         };
-        retained::remember(
-            lock(&shared.runs).entry(k.clone()).or_default(),
-            seen,
-            now,
-            floor,
-        );
+        {
+            // Kept packed (most runs are uneventful: see `retained::packed`), merged unpacked.
+            let mut all = lock(&shared.runs);
+            let kept = all.entry(k.clone()).or_default();
+            let mut runs = retained::packed::unpack_all(kept);
+            retained::remember(&mut runs, seen, now, floor);
+            *kept = retained::packed::pack_all(runs);
+        }
         timers.set(&k, summary.recheck_at);
         let mut all = shared.summaries.write().unwrap_or_else(|e| e.into_inner());
         if lines::changed(all.get(&k), &summary) {

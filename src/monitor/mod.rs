@@ -26,6 +26,7 @@ use crate::cluster::http::{ClockSample, humantime};
 use crate::cluster::liveness::Liveness;
 use crate::cluster::watch::Stream;
 use doctor::retained::RetainedRun;
+use doctor::retained::packed::PackedRun;
 use metrics::{Metrics, Summaries};
 use store::{Key, Store};
 
@@ -92,7 +93,7 @@ pub struct Shared {
     /// Each CronJob's remembered runs (`doctor::retained`), newest first: kept after their
     /// Jobs, Pods and Events are gone, dropped with the CronJob. Bounded per CronJob
     /// (docs/monitor.md, "Runs remembered").
-    pub runs: Mutex<HashMap<Key, Vec<RetainedRun>>>,
+    pub runs: Mutex<HashMap<Key, Vec<PackedRun>>>,
 }
 
 impl Shared {
@@ -157,7 +158,10 @@ impl Shared {
 
     /// The remembered runs of CronJob `k`, newest first (empty: none, or no such CronJob).
     pub fn runs_of(&self, k: &Key) -> Vec<RetainedRun> {
-        lock(&self.runs).get(k).cloned().unwrap_or_default()
+        lock(&self.runs)
+            .get(k)
+            .map(|p| doctor::retained::packed::unpack_all(p))
+            .unwrap_or_default()
     }
 
     pub fn version(&self) -> KubeVersion {

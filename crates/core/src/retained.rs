@@ -12,6 +12,8 @@
 //! attempts and [`MAX_WARNINGS`] warnings, every string cut to [`MAX_TEXT`] bytes (names to
 //! [`MAX_NAME`]). docs/monitor.md states what that costs per CronJob.
 
+pub mod packed;
+
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
