@@ -133,7 +133,13 @@ fn note(run: &RetainedRun) -> String {
         }
         parts.push(p);
     }
-    parts.join("; ")
+    // One line: a line break in a record's message would forge a timeline line of its own.
+    parts.join("; ").replace(
+        [
+            '\n', '\r', '\u{b}', '\u{c}', '\u{85}', '\u{2028}', '\u{2029}',
+        ],
+        " ",
+    )
 }
 
 #[cfg(test)]
@@ -169,8 +175,16 @@ mod tests {
             message: String::new(),
             stages: RetainedStages {
                 job_created: Some(ts(slot)),
-                started: Some(ts(slot).checked_add(jiff::SignedDuration::from_secs(70)).unwrap()),
-                finished: Some(ts(slot).checked_add(jiff::SignedDuration::from_secs(232)).unwrap()),
+                started: Some(
+                    ts(slot)
+                        .checked_add(jiff::SignedDuration::from_secs(70))
+                        .unwrap(),
+                ),
+                finished: Some(
+                    ts(slot)
+                        .checked_add(jiff::SignedDuration::from_secs(232))
+                        .unwrap(),
+                ),
                 ..Default::default()
             },
             attempts: Some(1),
@@ -196,7 +210,11 @@ mod tests {
     #[test]
     fn a_gone_run_fills_its_empty_slot_with_its_cause() {
         let mut t = vec![
-            slot("2026-11-19T02:00:00Z", SlotStatus::Failed, Some("etl-29917560")),
+            slot(
+                "2026-11-19T02:00:00Z",
+                SlotStatus::Failed,
+                Some("etl-29917560"),
+            ),
             slot("2026-11-20T02:00:00Z", SlotStatus::Unknown, None),
             slot("2026-11-21T02:00:00Z", SlotStatus::Next, None),
         ];
@@ -249,7 +267,10 @@ mod tests {
         assert_eq!(merge(&mut t, &[manual], ts("2026-11-20T12:00:00Z")), 1);
         assert_eq!(t.len(), 3);
         assert!(t[1].manual && t[1].retained);
-        assert!(t[1].note.starts_with("retained by the monitor; manual run; "));
+        assert!(
+            t[1].note
+                .starts_with("retained by the monitor; manual run; ")
+        );
         assert_eq!(t[1].start_delay_seconds, Some(None));
     }
 
@@ -259,10 +280,20 @@ mod tests {
         let mut r = oom_run(&"j".repeat(10_000), "2026-11-20T02:00:00Z");
         r.reason = "\u{1b}[2J".repeat(10_000);
         r.failed_attempts[0].message = "é".repeat(10_000);
+        r.warnings[0].message = "a\r\nforged line\u{2028}x".into();
         let many: Vec<RetainedRun> = std::iter::repeat_n(r, 1_000).collect();
         assert_eq!(merge(&mut t, &many, ts("2026-11-20T12:00:00Z")), 1);
         let s = &t[0];
         assert!(s.job.as_ref().unwrap().len() <= retained::MAX_NAME);
-        assert!(s.note.len() < 4 * retained::MAX_TEXT + 2 * retained::MAX_NAME, "{}", s.note.len());
+        assert!(
+            s.note.ends_with("warning BackOff: a  forged line x"),
+            "{}",
+            s.note
+        );
+        assert!(
+            s.note.len() < 4 * retained::MAX_TEXT + 2 * retained::MAX_NAME,
+            "{}",
+            s.note.len()
+        );
     }
 }
