@@ -184,6 +184,11 @@ fn without_a_monitor_explain_gives_one_note_and_the_same_exit_code() {
     assert!(bad.stderr.contains("Service name"), "{}", bad.stderr);
     let bad = explain(&live, &["--monitor", "ops/doctor:70000"]);
     assert_eq!(bad.code, 2, "{}", bad.stderr);
+    let mut c = live.cmd();
+    c.args(["explain", "-f", "x.yaml", "--monitor", "a/b"]);
+    let files = run(c);
+    assert_eq!(files.code, 2, "{}", files.stderr);
+    assert!(files.stderr.contains("-f reads files"), "{}", files.stderr);
     assert!(live.lines().is_empty(), "{:#?}", live.lines());
     explain(&live, &["--no-monitor"]);
     assert!(!live.lines().iter().any(|l| l.contains("/proxy/")));

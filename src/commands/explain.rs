@@ -18,7 +18,18 @@ pub fn run(a: &ExplainArgs) -> Result<i32, Error> {
         .as_deref()
         .map(|s| report::slot::SlotQuery::parse(s).map_err(|e| Error::Usage(format!("--slot {e}"))))
         .transpose()?;
+    // The monitor is asked by the live explain of one CronJob in one cluster only.
+    if a.monitor.monitor.is_some() && !a.files.is_empty() {
+        return Err(Error::Usage(
+            "--monitor asks a monitor in the cluster for a CronJob's runs; -f reads files: give one or the other".into(),
+        ));
+    }
     if let Some(contexts) = cluster::fleet::contexts(&a.kube, &a.fleet)? {
+        if a.monitor.monitor.is_some() {
+            return Err(Error::Usage(
+                "--monitor asks one cluster's monitor: give one context".into(),
+            ));
+        }
         if slot.is_some() {
             return Err(Error::Usage(
                 "--slot answers for one run of one CronJob: give one context".into(),
@@ -227,16 +238,7 @@ fn live_read(a: &ExplainArgs) -> Result<LiveRead, Error> {
         } = live_start(&a.kube, notices, a.namespace.as_deref(), false).await?;
         // Not -A: there is a namespace.
         let ns = namespace.unwrap_or_default();
-        // The monitor is asked while the cluster is read: its wait (at most
-        // monitor_runs::TIMEOUT) overlaps the reads instead of adding to them.
-        let asked = async {
-            match &monitor {
-                Some(svc) => Some(cluster::monitor_runs::fetch(&api, svc, &ns, name).await),
-                None => None,
-            }
-        };
-        let (fetched, asked) = tokio::join!(fetch::explain(&api, &ns, name), asked);
-        let snapshot = match fetched {
+        let snapshot = match fetch::explain(&api, &ns, name).await {
             Ok(s) => s,
             Err(fetch::FetchError::NotFound(names)) => {
                 // Not in the namespace the context chose: maybe in another one. A failure
@@ -266,13 +268,17 @@ fn live_read(a: &ExplainArgs) -> Result<LiveRead, Error> {
                 return Err(Error::Api(cluster::failure(&api, &what, &e)));
             }
         };
+        // Once the CronJob is known to exist (a typo asks nothing): the monitor's answer is
+        // one round trip, bounded by monitor_runs::TIMEOUT.
         let mut snapshot = snapshot;
-        let retained = match asked {
-            Some(Ok(runs)) => runs,
-            Some(Err(note)) => {
-                snapshot.notes.push(note);
-                Vec::new()
-            }
+        let retained = match &monitor {
+            Some(svc) => match cluster::monitor_runs::fetch(&api, svc, &ns, name).await {
+                Ok(runs) => runs,
+                Err(note) => {
+                    snapshot.notes.push(note);
+                    Vec::new()
+                }
+            },
             None => Vec::new(),
         };
         Ok((snapshot, retained, server_version, cluster::server_now(&api)))
