@@ -129,7 +129,7 @@ _kubectl__cronjob_doctor() {
             return 0
             ;;
         kubectl__subcmd__cronjob_doctor__subcmd__explain)
-            opts="-f -n -o -h -V --file --namespace --output --timeline --slot --max-input-size --now --controller-time-zone --kube-version --color --config --no-config --kubeconfig --context --cluster --user --request-timeout --all-contexts --context-timeout --help --version"
+            opts="-f -n -o -h -V --file --namespace --output --timeline --slot --max-input-size --now --controller-time-zone --kube-version --color --config --no-config --kubeconfig --context --cluster --user --request-timeout --all-contexts --context-timeout --monitor --no-monitor --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -212,6 +212,10 @@ _kubectl__cronjob_doctor() {
                     return 0
                     ;;
                 --context-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --monitor)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -183,8 +183,20 @@ fn explain_reads_the_cronjob_its_jobs_their_pods_and_the_events_about_them() {
         ],
         "{lines:#?}"
     );
+    // Last, once the CronJob's reads are done, the monitor is asked for its remembered runs
+    // (docs/monitor.md, "explain asks the monitor"); none is mapped here.
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some(
+            "GET /api/v1/namespaces/cronjob-doctor/services/cronjob-doctor:9090/proxy/runs?name=backup&namespace=ops"
+        ),
+        "{lines:#?}"
+    );
     // One field selector per object (CronJob, 2 Jobs, 1 Pod), in any order.
-    let mut events: Vec<&str> = lines[5..].iter().map(String::as_str).collect();
+    let mut events: Vec<&str> = lines[5..lines.len() - 1]
+        .iter()
+        .map(String::as_str)
+        .collect();
     events.sort();
     assert_eq!(
         events,

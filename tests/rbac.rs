@@ -32,6 +32,8 @@ struct Rule {
     api_groups: Vec<String>,
     resources: Vec<String>,
     verbs: Vec<String>,
+    #[serde(default)]
+    resource_names: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -75,6 +77,13 @@ const WATCH: [Grant; 4] = [
     ("", "pods", "watch"),
     ("", "events", "watch"),
 ];
+
+/// `explain NAME` asks the monitor for the runs it remembers through the API server's service
+/// proxy (src/cluster/monitor_runs.rs): `get` on `services/proxy`, and only on the Service
+/// port deploy/monitor/ installs ([`MONITOR_PROXY_NAMES`]). Both roles run `explain`.
+const ASK_MONITOR: [Grant; 1] = [("", "services/proxy", "get")];
+/// The RBAC name of a proxied Service port is `NAME:PORT`: deploy/monitor/service.yaml's.
+const MONITOR_PROXY_NAMES: [&str; 1] = ["cronjob-doctor:9090"];
 
 const OPERATOR_EXTRA: [Grant; 4] = [
     ("batch", "jobs", "create"),           // trigger: a Job from the template
@@ -129,6 +138,12 @@ fn load(file: &str) -> (Object, Object) {
 fn grants(role: &Object) -> BTreeSet<(String, String, String)> {
     let mut out = BTreeSet::new();
     for r in role.rules.as_ref().expect("rules") {
+        // Only the service proxy is narrowed to names: the monitor's own Service port.
+        if r.resources == ["services/proxy"] {
+            assert_eq!(r.resource_names, MONITOR_PROXY_NAMES, "{r:?}");
+        } else {
+            assert!(r.resource_names.is_empty(), "{r:?}");
+        }
         for g in &r.api_groups {
             for res in &r.resources {
                 for v in &r.verbs {
@@ -201,12 +216,14 @@ fn check_role(file: &str, name: &str, expected: &BTreeSet<(String, String, Strin
 fn read_only_role_reads_cronjobs_jobs_pods_events_and_nothing_else() {
     let mut expected = owned(&READ);
     expected.extend(owned(&WATCH));
+    expected.extend(owned(&ASK_MONITOR));
     check_role("read-only.yaml", "cronjob-doctor-read-only", &expected);
 }
 
 #[test]
 fn operator_role_adds_only_the_writes_of_the_operator_commands() {
     let mut expected = owned(&READ);
+    expected.extend(owned(&ASK_MONITOR));
     expected.extend(owned(&OPERATOR_EXTRA));
     check_role("operator.yaml", "cronjob-doctor-operator", &expected);
 }
@@ -220,6 +237,7 @@ fn the_roles_are_documented_where_users_look() {
         "cronjob-doctor-read-only",
         "cronjob-doctor-operator",
         "403",
+        "services/proxy",
     ] {
         assert!(
             rbac_readme.contains(needle),
@@ -231,5 +249,24 @@ fn the_roles_are_documented_where_users_look() {
     assert!(
         readme.contains("deploy/rbac"),
         "README.md should point at deploy/rbac/"
+    );
+}
+
+/// The name the roles grant the proxy on is the Service deploy/monitor/ installs, at its port.
+#[test]
+fn the_proxy_grant_names_the_monitors_service_port() {
+    let svc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("deploy/monitor/service.yaml"),
+    )
+    .unwrap();
+    let (name, port) = MONITOR_PROXY_NAMES[0].split_once(':').unwrap();
+    assert!(svc.contains(&format!("  name: {name}\n")), "{svc}");
+    assert!(svc.contains(&format!("port: {port}\n")), "{svc}");
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/monitor.md"))
+            .unwrap();
+    assert!(
+        docs.contains("services/proxy"),
+        "docs/monitor.md names the grant"
     );
 }

@@ -49,6 +49,8 @@ fn grant_for(method: &str, path: &str, watching: bool) -> Option<Grant> {
         [resource] => (resource.to_string(), false),
         [resource, _name] => (resource.to_string(), true),
         [resource, _name, sub] => (format!("{resource}/{sub}"), true),
+        // The service proxy: `get` on `services/proxy` whatever path follows.
+        [resource, _name, "proxy", ..] => (format!("{resource}/proxy"), true),
         _ => return None,
     };
     let verb = match (method, named, watching) {
@@ -204,6 +206,14 @@ fn a_request_maps_to_the_grant_the_api_server_would_check() {
     assert_eq!(
         grant_for("POST", "/apis/batch/v1/namespaces/ops/jobs", false),
         g("batch", "jobs", "create")
+    );
+    assert_eq!(
+        grant_for(
+            "GET",
+            "/api/v1/namespaces/cronjob-doctor/services/cronjob-doctor:9090/proxy/runs",
+            false
+        ),
+        g("", "services/proxy", "get")
     );
     assert_eq!(grant_for("GET", "/version", false), None);
     assert_eq!(grant_for("GET", "/apis/batch/v1", false), None);

@@ -167,6 +167,23 @@ pub struct ExplainArgs {
     pub kube: KubeArgs,
     #[command(flatten)]
     pub fleet: FleetArgs,
+    #[command(flatten)]
+    pub monitor: AskMonitorArgs,
+}
+
+/// Where `explain NAME` asks a monitor for the runs it remembers.
+#[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Monitor")]
+pub struct AskMonitorArgs {
+    /// The monitor to ask for the CronJob's remembered runs (runs whose Job, Pods and Events
+    /// are gone), through the API server's service proxy: NAMESPACE/SERVICE[:PORT]. Default:
+    /// the Service of deploy/monitor/, cronjob-doctor/cronjob-doctor:9090. Needs get on
+    /// services/proxy; waits at most 2s; without an answer, a one-line note.
+    #[arg(long, value_name = "NS/SERVICE[:PORT]", conflicts_with = "no_monitor")]
+    pub monitor: Option<String>,
+    /// Do not ask a monitor: the timeline shows only what the cluster still holds.
+    #[arg(long)]
+    pub no_monitor: bool,
 }
 
 /// Limits on reading files (`-f`).

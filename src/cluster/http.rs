@@ -215,7 +215,32 @@ impl Api {
             .ok()
     }
 
+    /// GET once, without retries or notices: the whole exchange within `wait`, the body at
+    /// most `max` bytes (a longer one is an error, and is read no further). For an optional
+    /// answer from a peer that is not the API server itself (the monitor, through the service
+    /// proxy), which must never hold up the command nor fill its memory.
+    pub async fn get_bounded(
+        &self,
+        path: &ApiPath,
+        params: &[(&str, String)],
+        wait: Duration,
+        max: usize,
+    ) -> Result<Bytes, ApiError> {
+        let path_and_query = &target(path, params);
+        match tokio::time::timeout(wait, self.attempt_within(path_and_query, max)).await {
+            Ok(r) => r.map_err(|f| f.error),
+            Err(_) => Err(ApiError::Transport(format!(
+                "no answer within {}",
+                humantime(wait)
+            ))),
+        }
+    }
+
     async fn attempt(&self, path_and_query: &str) -> Result<Bytes, Failure> {
+        self.attempt_within(path_and_query, usize::MAX).await
+    }
+
+    async fn attempt_within(&self, path_and_query: &str, max: usize) -> Result<Bytes, Failure> {
         let req = Request::get(path_and_query)
             .header(http::header::ACCEPT, "application/json")
             .body(Body::empty())
@@ -233,7 +258,11 @@ impl Api {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<u64>().ok())
             .map(Duration::from_secs);
-        let body = res.into_body().collect_bytes().await.map_err(transport)?;
+        let body = if max == usize::MAX {
+            res.into_body().collect_bytes().await.map_err(transport)?
+        } else {
+            read_at_most(res.into_body(), max).await?
+        };
         if status.is_success() {
             return Ok(body);
         }
@@ -255,6 +284,39 @@ impl Api {
             retryable,
             retry_after,
         })
+    }
+}
+
+/// The body, unless it is longer than `max` bytes: then an error, without reading the rest.
+async fn read_at_most(mut body: Body, max: usize) -> Result<Bytes, Failure> {
+    use http_body::Body as _;
+    let mut out = bytes::BytesMut::new();
+    loop {
+        let frame = std::future::poll_fn(|cx| std::pin::Pin::new(&mut body).poll_frame(cx)).await;
+        match frame {
+            None => return Ok(out.freeze()),
+            Some(Err(e)) => return Err(transport(e)),
+            Some(Ok(f)) => {
+                if let Ok(data) = f.into_data() {
+                    if out.len().saturating_add(data.len()) > max {
+                        return Err(Failure::fatal(ApiError::Transport(format!(
+                            "the answer is larger than {}",
+                            crate::cluster::http::bytes_words(max)
+                        ))));
+                    }
+                    out.extend_from_slice(&data);
+                }
+            }
+        }
+    }
+}
+
+/// `4 MiB`, `512 KiB`, `300 bytes`.
+pub fn bytes_words(n: usize) -> String {
+    match n {
+        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
+        n => format!("{n} bytes"),
     }
 }
 

@@ -12,6 +12,7 @@ pub mod fleet;
 pub mod http;
 pub mod list;
 pub mod liveness;
+pub mod monitor_runs;
 pub mod objects;
 pub mod progress;
 pub mod request;

@@ -58,6 +58,20 @@ impl ApiPath {
         Self::collection(group_version, resource, Some(namespace)).segment(name)
     }
 
+    /// `/api/v1/namespaces/NS/services/NAME:PORT/proxy/PATH…`: the API server's proxy to a
+    /// Service's port. `NAME:PORT` is one segment: the name encoded like any other (a valid
+    /// one has no `:`), the port a number; each segment of `path` encoded in turn.
+    pub fn service_proxy(namespace: &str, service: &str, port: u16, path: &[&str]) -> Self {
+        let mut p = Self::collection("v1", "services", Some(namespace)).segment(service);
+        p.0.push(':');
+        p.0.push_str(&port.to_string());
+        let mut p = p.segment("proxy");
+        for s in path {
+            p = p.segment(s);
+        }
+        p
+    }
+
     fn segment(mut self, s: &str) -> Self {
         self.0.push('/');
         // `.` and `..` consist of unreserved characters, yet a URL parser resolves them:
@@ -138,6 +152,23 @@ mod tests {
             "/apis/batch/v1/namespaces/ops/cronjobs/backup/status"
         );
         assert_eq!(ApiPath::version().as_str(), "/version");
+    }
+
+    #[test]
+    fn service_proxy_paths_keep_name_and_port_in_one_segment() {
+        let t = target(
+            &ApiPath::service_proxy("cronjob-doctor", "cronjob-doctor", 9090, &["runs"]),
+            &[("namespace", "ops".into()), ("name", "a&b=c#d".into())],
+        );
+        assert_eq!(
+            t,
+            "/api/v1/namespaces/cronjob-doctor/services/cronjob-doctor:9090/proxy/runs?namespace=ops&name=a%26b%3Dc%23d"
+        );
+        // A name that slipped past validation still cannot add a segment or a port.
+        assert_eq!(
+            ApiPath::service_proxy("a/..", "x:1/y", 1, &["r s"]).as_str(),
+            "/api/v1/namespaces/a%2F../services/x%3A1%2Fy:1/proxy/r%20s"
+        );
     }
 
     #[test]

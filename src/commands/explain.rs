@@ -18,7 +18,18 @@ pub fn run(a: &ExplainArgs) -> Result<i32, Error> {
         .as_deref()
         .map(|s| report::slot::SlotQuery::parse(s).map_err(|e| Error::Usage(format!("--slot {e}"))))
         .transpose()?;
+    // The monitor is asked by the live explain of one CronJob in one cluster only.
+    if a.monitor.monitor.is_some() && !a.files.is_empty() {
+        return Err(Error::Usage(
+            "--monitor asks a monitor in the cluster for a CronJob's runs; -f reads files: give one or the other".into(),
+        ));
+    }
     if let Some(contexts) = cluster::fleet::contexts(&a.kube, &a.fleet)? {
+        if a.monitor.monitor.is_some() {
+            return Err(Error::Usage(
+                "--monitor asks one cluster's monitor: give one context".into(),
+            ));
+        }
         if slot.is_some() {
             return Err(Error::Usage(
                 "--slot answers for one run of one CronJob: give one context".into(),
@@ -175,6 +186,8 @@ fn offline_text(a: &ExplainArgs) -> Result<i32, Error> {
 /// controller zone to replay them at.
 struct LiveRead {
     snapshot: doctor::model::Snapshot,
+    /// The runs the monitor remembers of the CronJob (empty without an answer).
+    retained: Vec<doctor::retained::RetainedRun>,
     now: jiff::Timestamp,
     version: doctor::replay::KubeVersion,
     zone: jiff::tz::TimeZone,
@@ -196,7 +209,11 @@ impl LiveRead {
 /// Read one CronJob and its evidence from the cluster and build its report.
 fn live(a: &ExplainArgs) -> Result<Report, Error> {
     let read = live_read(a)?;
-    Ok(report::build(&read.snapshot, Vec::new(), &read.options(a)))
+    let mut r = report::build(&read.snapshot, Vec::new(), &read.options(a));
+    if let Some(c) = r.cron_jobs.first_mut() {
+        report::retained_slots::merge(&mut c.timeline, &read.retained, read.now);
+    }
+    Ok(r)
 }
 
 /// Read one CronJob and its evidence from the cluster.
@@ -209,10 +226,11 @@ fn live_read(a: &ExplainArgs) -> Result<LiveRead, Error> {
     // Flags and names are checked before any request, so a typo never waits on the network
     // and nothing hostile reaches a request path.
     doctor::names::cron_job_name(name).map_err(|e| Error::Usage(e.to_string()))?;
+    let monitor = monitor_service(a)?;
     let flags = live_replay_flags(&a.replay)?;
     let rt = cluster::runtime()?;
     let notices = a.output == ReportFormat::Text;
-    let (snapshot, server_version, now) = rt.block_on(async {
+    let (snapshot, retained, server_version, now) = rt.block_on(async {
         let LiveStart {
             api,
             namespace,
@@ -250,7 +268,20 @@ fn live_read(a: &ExplainArgs) -> Result<LiveRead, Error> {
                 return Err(Error::Api(cluster::failure(&api, &what, &e)));
             }
         };
-        Ok((snapshot, server_version, cluster::server_now(&api)))
+        // Once the CronJob is known to exist (a typo asks nothing): the monitor's answer is
+        // one round trip, bounded by monitor_runs::TIMEOUT.
+        let mut snapshot = snapshot;
+        let retained = match &monitor {
+            Some(svc) => match cluster::monitor_runs::fetch(&api, svc, &ns, name).await {
+                Ok(runs) => runs,
+                Err(note) => {
+                    snapshot.notes.push(note);
+                    Vec::new()
+                }
+            },
+            None => Vec::new(),
+        };
+        Ok((snapshot, retained, server_version, cluster::server_now(&api)))
     })?;
     // Drop the runtime's idle threads before the CPU work.
     drop(rt);
@@ -259,10 +290,26 @@ fn live_read(a: &ExplainArgs) -> Result<LiveRead, Error> {
     snapshot.notes.extend(notes);
     Ok(LiveRead {
         snapshot,
+        retained,
         now,
         version,
         zone: flags.zone,
     })
+}
+
+/// The monitor to ask (`--monitor`, else deploy/monitor/'s Service), or none
+/// (`--no-monitor`); checked before any request.
+fn monitor_service(
+    a: &ExplainArgs,
+) -> Result<Option<cluster::monitor_runs::MonitorService>, Error> {
+    use cluster::monitor_runs::MonitorService;
+    if a.monitor.no_monitor {
+        return Ok(None);
+    }
+    match &a.monitor.monitor {
+        Some(s) => MonitorService::parse(s).map(Some).map_err(Error::Usage),
+        None => Ok(Some(MonitorService::deployed())),
+    }
 }
 
 /// `explain NAME --slot TIME`: the one run of that slot, from the cluster or files.

@@ -16,8 +16,8 @@ use super::{Shared, lines, lock};
 use crate::cli::MonitorFormat;
 use crate::cluster::evidence_note;
 use crate::cluster::watch::{Change, Stream, Update};
-use doctor::retained::packed::PackedRun;
 use doctor::retained;
+use doctor::retained::packed::PackedRun;
 
 /// Batches at least this big are diagnosed on every core.
 const PARALLEL_FROM: usize = 64;

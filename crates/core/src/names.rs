@@ -10,6 +10,7 @@
 //!   the subdomain length.)
 //! - Namespaces are DNS-1123 labels: at most 63 characters, lower-case alphanumerics and `-`,
 //!   starting and ending alphanumeric.
+//! - Service names are DNS-1035 labels: a DNS-1123 label that starts with a letter.
 
 /// Longest DNS-1123 subdomain.
 pub const SUBDOMAIN_MAX: usize = 253;
@@ -23,6 +24,7 @@ pub enum NameKind {
     Job,
     Pod,
     Namespace,
+    Service,
 }
 
 impl NameKind {
@@ -32,6 +34,7 @@ impl NameKind {
             NameKind::Job => "Job name",
             NameKind::Pod => "Pod name",
             NameKind::Namespace => "namespace",
+            NameKind::Service => "Service name",
         }
     }
 }
@@ -140,10 +143,49 @@ pub fn namespace(s: &str) -> Result<(), InvalidName> {
     check(NameKind::Namespace, s, true)
 }
 
+const DNS1035_RULE: &str = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123')";
+
+/// A Service name (`explain --monitor NS/SERVICE`): a DNS-1035 label.
+pub fn service_name(s: &str) -> Result<(), InvalidName> {
+    check(NameKind::Service, s, true)?;
+    if s.as_bytes()[0].is_ascii_lowercase() {
+        Ok(())
+    } else {
+        Err(InvalidName {
+            kind: NameKind::Service,
+            value: s.to_string(),
+            reason: DNS1035_RULE.to_string(),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn service_names_are_dns1035_labels() {
+        assert!(service_name("cronjob-doctor").is_ok());
+        for bad in [
+            "1abc",
+            "",
+            "a.b",
+            "Abc",
+            "a-",
+            &"a".repeat(64),
+            "a/b",
+            "a:1",
+        ] {
+            assert!(service_name(bad).is_err(), "{bad:?}");
+        }
+        assert!(
+            service_name("9x")
+                .unwrap_err()
+                .to_string()
+                .contains("start with an alphabetic character")
+        );
+    }
 
     #[test]
     fn valid_names_pass() {

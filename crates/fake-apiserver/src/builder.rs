@@ -49,6 +49,7 @@ impl Builder {
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             page_cap: None,
             wire_rewrite: None,
+            service_proxies: Default::default(),
             // The real watch cache bookmarks about once a minute.
             bookmark_interval: Duration::from_secs(60),
         };
@@ -81,6 +82,16 @@ impl Builder {
     }
     /// Answer paged LISTs with at most `n` items a page (the API server may return fewer than
     /// `limit`), so a test pages through a few objects instead of thousands.
+    /// `GET …/namespaces/{namespace}/services/{name}:{port}/proxy/PATH` is forwarded to
+    /// `to` (a loopback listener standing in for the Service's endpoints); an unmapped
+    /// Service answers 503, as a real API server does for a Service without endpoints.
+    pub fn service_proxy(mut self, namespace: &str, name: &str, port: u16, to: SocketAddr) -> Self {
+        self.cfg
+            .service_proxies
+            .insert(crate::proxy::key(namespace, name, port), to);
+        self
+    }
+
     pub fn page_cap(mut self, n: usize) -> Self {
         self.cfg.page_cap = Some(n.max(1));
         self

@@ -133,6 +133,7 @@ fn dispatch(ctx: &Ctx<'_>, route: Route, method: &str, verb: &str, path: &str) -
         Route::Group(g) => get_only(&|| discovery::api_group(&g)),
         Route::ResourceList(g, v) => get_only(&|| discovery::resource_list(&g, &v)),
         Route::Unknown => Err(status::no_such_path()),
+        Route::ServiceProxy(_) => unreachable!("forwarded before dispatch"),
         Route::Resource(ref t) => {
             if t.res == SSAR && t.def().allows(verb) {
                 return access::self_subject_access_review(ctx);
@@ -304,6 +305,8 @@ pub(crate) async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> R
                     }
                     Err(e) => Err(e),
                 }
+            } else if let Route::ServiceProxy(p) = &route {
+                crate::proxy::forward(&ctx, p, &method, parts.uri.query().unwrap_or_default()).await
             } else {
                 dispatch(&ctx, route, &method, &verb, &path)
             }

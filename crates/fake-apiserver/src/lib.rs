@@ -35,6 +35,10 @@
 //! assert_eq!(server.request_lines()[0], "GET /apis/batch/v1/namespaces/ops/cronjobs/nightly");
 //! ```
 //!
+//! Service proxy: [`Builder::service_proxy`] / [`FakeApiServer::set_service_proxy`] forward
+//! `GET /api/v1/namespaces/NS/services/NAME:PORT/proxy/PATH` to a loopback address, behind
+//! the access rules (`get` on `services/proxy`); an unmapped Service answers 503.
+//!
 //! Plain HTTP by default; [`Builder::tls`] serves HTTPS with a CA made at startup, which
 //! the kubeconfigs it writes carry. [`Builder::latency`] delays every answer, to stand in
 //! for a remote API server in benchmarks.
@@ -59,6 +63,7 @@ mod handler;
 mod kubeconfig;
 mod log;
 mod patch;
+mod proxy;
 mod read;
 mod resources;
 mod selector;

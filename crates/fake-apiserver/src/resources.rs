@@ -223,6 +223,8 @@ pub enum Route {
     /// `/api/v1` or `/apis/{group}/{version}`
     ResourceList(String, String),
     Resource(Target),
+    /// `/api/v1/namespaces/{ns}/services/{name[:port]}/proxy/{path…}` (see `proxy.rs`).
+    ServiceProxy(crate::proxy::ServiceProxy),
     Unknown,
 }
 
@@ -250,6 +252,20 @@ pub fn route(path: &str) -> Route {
         ["api", v] => Route::ResourceList(String::new(), v.to_string()),
         ["apis", g] => Route::Group(g.to_string()),
         ["apis", g, v] => Route::ResourceList(g.to_string(), v.to_string()),
+        [
+            "api",
+            "v1",
+            "namespaces",
+            ns,
+            "services",
+            service,
+            "proxy",
+            rest @ ..,
+        ] => Route::ServiceProxy(crate::proxy::ServiceProxy {
+            namespace: ns.to_string(),
+            service: service.to_string(),
+            path: rest.join("/"),
+        }),
         ["api", v, rest @ ..] => resource_route("", v, rest),
         ["apis", g, v, rest @ ..] => resource_route(g, v, rest),
         _ => Route::Unknown,

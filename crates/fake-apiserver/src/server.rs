@@ -170,6 +170,22 @@ impl FakeApiServer {
         lock(&self.shared.cfg).wire_rewrite =
             rule.map(|(from, to)| (from.as_bytes().to_vec(), to.as_bytes().to_vec()));
     }
+    /// Maps (or with `None` unmaps) the service proxy of `namespace/name:port` to a loopback
+    /// address, as [`Builder::service_proxy`](crate::Builder::service_proxy).
+    pub fn set_service_proxy(
+        &self,
+        namespace: &str,
+        name: &str,
+        port: u16,
+        to: Option<SocketAddr>,
+    ) {
+        let key = crate::proxy::key(namespace, name, port);
+        let mut cfg = lock(&self.shared.cfg);
+        match to {
+            Some(addr) => cfg.service_proxies.insert(key, addr),
+            None => cfg.service_proxies.remove(&key),
+        };
+    }
     pub fn set_page_cap(&self, n: Option<usize>) {
         lock(&self.shared.cfg).page_cap = n.map(|n| n.max(1));
     }

@@ -36,6 +36,8 @@ pub(crate) struct Config {
     /// On the wire, every occurrence of `.0` in an answer's body or a watch event becomes
     /// `.1` (see [`FakeApiServer::set_wire_rewrite`](crate::FakeApiServer::set_wire_rewrite)).
     pub wire_rewrite: Option<(Vec<u8>, Vec<u8>)>,
+    /// Service proxy targets: (namespace, `name:port`) to a loopback address (`proxy.rs`).
+    pub service_proxies: BTreeMap<(String, String), SocketAddr>,
 }
 
 /// `bytes` with every occurrence of `from` replaced by `to` (no rewrite: as they are).

@@ -257,3 +257,52 @@ async fn pod_logs() {
         "GET /api/v1/namespaces/ops/pods/nightly-29001440-abcde/log?tailLines=2"
     );
 }
+
+/// The service proxy: an unmapped Service is a 503 (no endpoints), a mapped one is forwarded
+/// to its loopback address with the path after `/proxy` and the query, and `get` on
+/// `services/proxy` is what the access rules decide.
+#[tokio::test]
+async fn the_service_proxy_forwards_to_a_mapped_address() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = FakeApiServer::start(world()).await;
+    // kube's retry layer would retry the 503s.
+    let client = common::client_without_retries(&server).await;
+    let path = "/api/v1/namespaces/mon/services/doctor:9090/proxy/runs?namespace=ops&name=nightly";
+    let (code, _, v) = raw(&client, "GET", path, None, "").await;
+    assert_eq!(
+        (code, v["reason"].as_str()),
+        (503, Some("ServiceUnavailable"))
+    );
+    assert_eq!(
+        v["message"],
+        "no endpoints available for service \"doctor\""
+    );
+
+    let upstream = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = upstream.local_addr().unwrap();
+    let seen = tokio::spawn(async move {
+        let (mut s, _) = upstream.accept().await.unwrap();
+        let mut buf = vec![0u8; 4096];
+        let n = s.read(&mut buf).await.unwrap();
+        s.write_all(b"HTTP/1.0 200 OK\r\ncontent-type: application/json\r\n\r\n{\"ok\":true}")
+            .await
+            .unwrap();
+        String::from_utf8_lossy(&buf[..n]).into_owned()
+    });
+    server.set_service_proxy("mon", "doctor", 9090, Some(addr));
+    let (code, _, v) = raw(&client, "GET", path, None, "").await;
+    assert_eq!((code, v), (200, serde_json::json!({"ok": true})));
+    let request = seen.await.unwrap();
+    assert!(
+        request.starts_with("GET /runs?namespace=ops&name=nightly HTTP/1.0\r\n"),
+        "{request}"
+    );
+
+    server.add_access_rule(AccessRule::deny("get", "services/proxy").in_namespace("mon"));
+    let (code, _, v) = raw(&client, "GET", path, None, "").await;
+    assert_eq!(code, 403);
+    assert_eq!(
+        v["message"],
+        "services \"doctor:9090\" is forbidden: User \"fake-user\" cannot get resource \"services/proxy\" in API group \"\" in the namespace \"mon\""
+    );
+}

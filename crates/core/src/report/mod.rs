@@ -7,6 +7,7 @@ pub mod fix;
 pub mod fix_edits;
 pub mod index;
 pub mod merge_patch;
+pub mod retained_slots;
 pub mod slot;
 pub mod stream;
 pub mod timeline;

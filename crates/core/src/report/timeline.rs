@@ -53,6 +53,10 @@ pub struct Slot {
     /// for indexed Jobs): null when unknown, left out for a slot without a run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub attempts: Option<Option<u32>>,
+    /// Told by the record a monitor kept (`explain` asked it): the run's Job is no longer in
+    /// the cluster ([`super::retained_slots`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub retained: bool,
 }
 
 /// The job name the controller gives slot `t` (v1 used unix seconds).
@@ -196,6 +200,7 @@ fn job_slot(ctx: &Context, t: Timestamp, j: &Job, manual: bool) -> Slot {
         manual,
         start_delay_seconds: Some(story.start_delay()),
         attempts: Some(story.attempt_count),
+        retained: false,
     }
 }
 
@@ -213,6 +218,7 @@ fn empty_slot(ctx: &Context, t: Timestamp, due: Option<Timestamp>) -> Slot {
         manual: false,
         start_delay_seconds: None,
         attempts: None,
+        retained: false,
     };
     if lst == Some(t) {
         let note = if ctx.evidence.jobs {
@@ -429,6 +435,7 @@ pub fn build(ctx: &Context, count: usize) -> Vec<Slot> {
             manual: false,
             start_delay_seconds: None,
             attempts: None,
+            retained: false,
         });
     }
     out.sort_by_key(|s| s.time);
