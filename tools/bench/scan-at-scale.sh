@@ -182,7 +182,7 @@ Jobs to expect in each. A
 namespace expected to hold a page of Jobs or more gets namespace-scoped LISTs of its own (a
 *slice*); the other namespaces are read by one cluster-wide slice whose field selector
 excludes the sliced ones, so every object is read once. The estimate is checked against the
-API server's count (`remainingItemCount` of a one-item first page of the Jobs, read while the
+API server's count (\`remainingItemCount\` of a one-item first page of the Jobs, read while the
 CronJobs are): when the cluster holds a slice's worth of Jobs more than the estimate leaves to
 the cluster-wide slice, the namespaces left there are counted too (at most 4 rounds of 16) and
 a namespace counted at a page or more is sliced. Slices run side by side, at most 16
