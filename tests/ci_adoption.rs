@@ -289,6 +289,22 @@ fn a_bad_config_is_an_error_with_its_position_and_a_suggestion() {
     );
 }
 
+/// `lint -f deploy --now NOW --baseline FILE` in `repo`.
+fn lint_with_baseline(repo: &Path, baseline: &Path) -> Out {
+    run_in(
+        repo,
+        &[
+            "lint",
+            "-f",
+            "deploy",
+            "--now",
+            NOW,
+            "--baseline",
+            baseline.to_str().unwrap(),
+        ],
+    )
+}
+
 /// The baseline workflow on a set of manifests: recorded, clean, one problem added, one
 /// CronJob removed.
 fn baseline_round_trip(repo: &Path, extra: &[&str]) {
@@ -364,18 +380,7 @@ fn the_baseline_keeps_ci_green_fails_on_new_findings_and_shrinks() {
     // A CronJob removed: its findings are listed as gone, and the build stays green.
     std::fs::remove_file(repo.join("deploy/too-many-missed.yaml")).unwrap();
     let b = repo.join("baseline.json");
-    let out = run_in(
-        &repo,
-        &[
-            "lint",
-            "-f",
-            "deploy",
-            "--now",
-            NOW,
-            "--baseline",
-            b.to_str().unwrap(),
-        ],
-    );
+    let out = lint_with_baseline(&repo, &b);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stderr.contains("recorded finding"), "{}", out.stderr);
     assert!(out.stderr.contains("  gone: "), "{}", out.stderr);
@@ -395,18 +400,7 @@ fn the_baseline_keeps_ci_green_fails_on_new_findings_and_shrinks() {
     );
     let after = std::fs::read_to_string(&b).unwrap();
     assert!(after.len() < before.len());
-    let out = run_in(
-        &repo,
-        &[
-            "lint",
-            "-f",
-            "deploy",
-            "--now",
-            NOW,
-            "--baseline",
-            b.to_str().unwrap(),
-        ],
-    );
+    let out = lint_with_baseline(&repo, &b);
     assert!(!out.stderr.contains("gone:"), "{}", out.stderr);
 }
 
@@ -597,18 +591,7 @@ fn the_real_world_corpus_adopts_with_a_baseline_and_a_config() {
         .find(|f| std::fs::read_to_string(f).is_ok_and(|t| t.contains("kind: CronJob")))
         .unwrap();
     std::fs::remove_file(deploy.join(first.file_name().unwrap())).unwrap();
-    let out = run_in(
-        &repo,
-        &[
-            "lint",
-            "-f",
-            "deploy",
-            "--now",
-            NOW,
-            "--baseline",
-            b.to_str().unwrap(),
-        ],
-    );
+    let out = lint_with_baseline(&repo, &b);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stderr.contains("  gone: "), "{}", out.stderr);
 }

@@ -172,11 +172,7 @@ pub fn cron_job_reports<'s>(
     snapshot: &'s Snapshot,
     opts: &'s Options<'s>,
 ) -> impl ExactSizeIterator<Item = CronJobReport> + 's {
-    let index = Index::new(snapshot);
-    snapshot
-        .cron_jobs
-        .iter()
-        .map(move |cj| build_one(cj, &index, snapshot, opts, Planned::Yes))
+    reports(snapshot, opts, Planned::Yes)
 }
 
 /// Each CronJob's report as [`cron_job_reports`] gives it, but without its fix plan (`fix`
@@ -188,11 +184,7 @@ pub fn cron_job_reports_without_fix<'s>(
     snapshot: &'s Snapshot,
     opts: &'s Options<'s>,
 ) -> impl ExactSizeIterator<Item = CronJobReport> + 's {
-    let index = Index::new(snapshot);
-    snapshot
-        .cron_jobs
-        .iter()
-        .map(move |cj| build_one(cj, &index, snapshot, opts, Planned::No))
+    reports(snapshot, opts, Planned::No)
 }
 
 /// [`cron_job_reports_without_fix`] with each report's `runs` set to the records of the runs
@@ -202,11 +194,20 @@ pub fn cron_job_reports_observed<'s>(
     snapshot: &'s Snapshot,
     opts: &'s Options<'s>,
 ) -> impl ExactSizeIterator<Item = CronJobReport> + 's {
+    reports(snapshot, opts, Planned::Observed)
+}
+
+/// Each CronJob's report, built when asked for, planned as `planned` says.
+fn reports<'s>(
+    snapshot: &'s Snapshot,
+    opts: &'s Options<'s>,
+    planned: Planned,
+) -> impl ExactSizeIterator<Item = CronJobReport> + 's {
     let index = Index::new(snapshot);
     snapshot
         .cron_jobs
         .iter()
-        .map(move |cj| build_one(cj, &index, snapshot, opts, Planned::Observed))
+        .map(move |cj| build_one(cj, &index, snapshot, opts, planned))
 }
 
 /// Whether [`build_one`] verifies a fix plan.
