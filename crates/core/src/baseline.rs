@@ -153,10 +153,18 @@ impl Baseline {
         struct Version {
             schema_version: Option<u32>,
         }
+        // serde_json's data errors quote the value they met (`invalid type: string "…"`): a
+        // file named by mistake may hold a secret, so only the position and the kind of
+        // problem are said for them.
         let err = |e: serde_json::Error, what: &str| BaselineError {
             line: u32::try_from(e.line()).unwrap_or(u32::MAX),
             column: u32::try_from(e.column()).unwrap_or(u32::MAX),
-            message: format!("{what}: {e}"),
+            message: match e.classify() {
+                serde_json::error::Category::Data => format!(
+                    "{what}: a value or key that a baseline does not have (write it again with --write-baseline)"
+                ),
+                _ => format!("{what}: {e}"),
+            },
         };
         let v: Version = serde_json::from_str(text)
             .map_err(|e| err(e, "not a baseline file (JSON written by --write-baseline)"))?;
