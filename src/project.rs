@@ -3,7 +3,7 @@
 //! line before a command runs. A flag given on the command line wins over the file; the file
 //! wins over a flag's default.
 //!
-//! `lint` takes every setting; `explain -f`, `scan` and `rules` take the rule severities
+//! `lint` takes every setting; `explain`, `scan` and `rules` take the rule severities
 //! only (a live diagnosis keeps the cluster's own zone and version).
 
 use std::path::{Path, PathBuf};
@@ -53,7 +53,7 @@ pub fn resolve(cli: &mut Cli, matches: &ArgMatches) -> Result<(), Error> {
                 a.replay.kube_version = s.kube_version.map(|v| v.to_string());
             }
         }
-        Command::Explain(a) if !a.files.is_empty() => severities_only(&mut a.config)?,
+        Command::Explain(a) => severities_only(&mut a.config)?,
         Command::Scan(a) => severities_only(&mut a.config)?,
         Command::Rules(a) => severities_only(&mut a.config)?,
         _ => {}

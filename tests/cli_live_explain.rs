@@ -590,3 +590,31 @@ fn a_decided_jobs_status_terminating_comes_through_live() {
     );
     assert!(!text.contains("activeDeadlineSeconds\":"), "{}", out.stdout);
 }
+
+/// The project's config file applies to a live `explain` as to `scan`: its rule severities
+/// (a rule turned off is gone, headline included); `--no-config` ignores it.
+#[test]
+fn a_live_explain_takes_the_config_files_severities() {
+    let live = Live::files(&[example("forbid-blocked-by-hung-job.yaml")], Some("ops"));
+    let dir = scratch("explain-config");
+    std::fs::write(
+        dir.join(".cronjob-doctor.yaml"),
+        "rules:\n  forbid-blocked: off\n",
+    )
+    .unwrap();
+    let slugs = |extra: &[&str]| -> Vec<String> {
+        let (v, _) = json({
+            let mut c = live.cmd();
+            c.current_dir(&dir).args(["explain", "backup"]).args(extra);
+            c
+        });
+        v["cronJobs"][0]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["slug"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(!slugs(&[]).contains(&"forbid-blocked".to_string()));
+    assert!(slugs(&["--no-config"]).contains(&"forbid-blocked".to_string()));
+}

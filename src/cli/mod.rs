@@ -160,7 +160,7 @@ pub struct ExplainArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub replay: ReplayArgs,
-    /// With -f: the config file's rule severities apply.
+    /// The config file's rule severities apply (files and cluster alike).
     #[command(flatten)]
     pub config: ConfigArgs,
     #[command(flatten)]

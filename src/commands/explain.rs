@@ -201,7 +201,7 @@ impl LiveRead {
             controller_zone: &self.zone,
             version: self.version,
             timeline: a.timeline,
-            severities: doctor::config::NO_OVERRIDES,
+            severities: &a.config.settings.rules,
         }
     }
 }

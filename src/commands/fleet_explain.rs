@@ -274,7 +274,7 @@ fn read_context(
         controller_zone: &flags.zone,
         version,
         timeline: a.timeline,
-        severities: doctor::config::NO_OVERRIDES,
+        severities: &a.config.settings.rules,
     };
     let r = report::build(&snapshot, Vec::new(), &opts);
     summary.cron_jobs = Some(r.cron_jobs.len());

@@ -31,7 +31,7 @@ pub fn fixture(name: &str) -> PathBuf {
 }
 
 /// A private scratch directory per test (tests run in parallel).
-fn scratch(tag: &str) -> PathBuf {
+pub fn scratch(tag: &str) -> PathBuf {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static N: AtomicUsize = AtomicUsize::new(0);
     let d = std::env::temp_dir().join(format!(

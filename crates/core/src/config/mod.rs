@@ -1,4 +1,4 @@
-//! A project's settings for `lint` (and `explain -f`, `scan`): the `.cronjob-doctor.yaml`
+//! A project's settings for `lint` (and `explain`, `scan`): the `.cronjob-doctor.yaml`
 //! file, as data. Reading its text (with positions for errors) is [`file`]; finding it on
 //! disk is the shell's. Everything here is pure.
 //!
