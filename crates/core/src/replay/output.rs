@@ -196,6 +196,17 @@ fn every_chain(delay: i64, anchor: Timestamp, now: Timestamp) -> (i64, i64) {
 }
 
 impl Replay {
+    /// Whether this sync starts (or adopts) the Job of its slot: the decision is to create and
+    /// the create is not refused by a Job that already has the slot's name (AlreadyExists:
+    /// an error before 1.37, another owner's Job at any release).
+    pub fn creates_job(&self) -> bool {
+        self.decision == Decision::Create
+            && matches!(
+                self.create_outcome,
+                None | Some(CreateOutcome::Created | CreateOutcome::Adopted)
+            )
+    }
+
     /// The next `count` activations strictly after `now`, as the controller computes them
     /// (robfig `Next` in the controller's zone or `spec.timeZone`). Empty when the schedule
     /// could not be built (unknown zone, unparseable).

@@ -58,7 +58,8 @@ fn check(ctx: &Context) -> Vec<Finding> {
     {
         return Vec::new();
     }
-    if !matches!(rep.decision, Decision::Create | Decision::MissedDeadline) {
+    // A create refused by a Job of the slot's name (AlreadyExists) starts nothing.
+    if !(rep.creates_job() || rep.decision == Decision::MissedDeadline) {
         return Vec::new();
     }
     let (Some(eff), Some(base)) = (
@@ -139,7 +140,38 @@ fn check(ctx: &Context) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::RULE;
-    use crate::rules::examples::{findings, run};
+    use crate::rules::examples::{findings, run, run_with};
+
+    /// The latest slot's Job already exists, not in `status.active` (its status write was
+    /// lost): 1.29–1.36 cannot adopt it (kubernetes#136918), so nothing is started now and
+    /// the finding, which says the latest slot starts, stays quiet; 1.37 adopts it.
+    #[test]
+    fn quiet_when_the_create_of_the_latest_slot_is_refused() {
+        let job = r#"
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: cj-28401780
+  namespace: default
+  uid: j1
+  ownerReferences: [{apiVersion: batch/v1, kind: CronJob, name: cj, uid: cj-uid, controller: true}]
+status: {succeeded: 1, conditions: [{type: Complete, status: "True"}]}
+"#;
+        let yaml = RULE
+            .fires_on
+            .replace("creationTimestamp:", "uid: cj-uid, creationTimestamp:")
+            + job;
+        let v = |s: &str| s.parse().unwrap();
+        let r = run_with(&yaml, RULE.example_now, v("1.36"));
+        assert_eq!(
+            r.cron_jobs[0].replay.create_outcome,
+            Some(crate::replay::CreateOutcome::AlreadyExistsGetFailed)
+        );
+        assert!(findings(&r, "only-latest-missed-runs").is_empty());
+        let r = run_with(&yaml, RULE.example_now, v("1.37"));
+        assert_eq!(findings(&r, "only-latest-missed-runs").len(), 1);
+    }
 
     #[test]
     fn e23_resumed_at_1120_runs_only_1100() {

@@ -107,6 +107,9 @@ fn check(ctx: &Context) -> Vec<Finding> {
             .map(|t| ctx.show_time(t))
             .unwrap_or_default();
         let outcome = match rep.decision {
+            Decision::Create if !rep.creates_job() => format!(
+                "it picks only the latest slot, {latest}, but a Job of that name already exists and the create is refused"
+            ),
             Decision::Create => {
                 format!("it still starts the latest slot, {latest}; the older ones never run")
             }
