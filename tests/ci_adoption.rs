@@ -404,6 +404,60 @@ fn the_baseline_keeps_ci_green_fails_on_new_findings_and_shrinks() {
     assert!(!out.stderr.contains("gone:"), "{}", out.stderr);
 }
 
+/// `--write-baseline` never replaces what is not a regular file: a symbolic link is written
+/// through (the link stays a link), and `/dev/stdout` receives the baseline.
+#[cfg(unix)]
+#[test]
+fn write_baseline_writes_through_links_and_devices() {
+    let repo = repo_of_examples("baselinelink");
+    let real = repo.join("real.json");
+    std::fs::write(&real, "old").unwrap();
+    let link = repo.join("link.json");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let out = run_in(
+        &repo,
+        &[
+            "lint",
+            "-f",
+            "deploy",
+            "--now",
+            NOW,
+            "--write-baseline",
+            "link.json",
+        ],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        std::fs::read_to_string(&real)
+            .unwrap()
+            .contains("\"schemaVersion\": 1")
+    );
+    let out = run_in(
+        &repo,
+        &[
+            "lint",
+            "-f",
+            "deploy",
+            "--now",
+            NOW,
+            "--write-baseline",
+            "/dev/stdout",
+        ],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("\"schemaVersion\": 1"),
+        "{}",
+        out.stdout
+    );
+}
+
 #[test]
 fn a_bad_baseline_is_refused_with_its_position() {
     let repo = repo_of_examples("badbaseline");

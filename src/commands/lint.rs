@@ -195,7 +195,8 @@ fn read_baseline(path: &str) -> Result<Baseline, Error> {
 }
 
 /// `--write-baseline FILE`: every finding of today with a stable fingerprint, written whole
-/// (a temporary file renamed over the old one, so a failed write never leaves half a file).
+/// (a temporary file renamed over an old regular file, so a failed write never leaves half a
+/// file; a link or a device is written through, never replaced).
 fn write_baseline(r: report::Report, path: &str, input_errors: bool) -> Result<i32, Error> {
     let all = r
         .cron_jobs
@@ -213,12 +214,20 @@ fn write_baseline(r: report::Report, path: &str, input_errors: bool) -> Result<i
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "baseline".into())
     ));
-    std::fs::write(&tmp, b.to_text())
-        .and_then(|()| std::fs::rename(&tmp, target))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            Error::Output(format!("{shown}: cannot write the baseline: {e}"))
-        })?;
+    // A regular file (or none yet) is replaced whole through a temporary beside it; anything
+    // else — a symbolic link, `/dev/stdout`, a FIFO — is written through as it is, never
+    // replaced by a file of ours.
+    let replace = std::fs::symlink_metadata(target).map_or(true, |m| m.file_type().is_file());
+    let written = if replace {
+        std::fs::write(&tmp, b.to_text())
+            .and_then(|()| std::fs::rename(&tmp, target))
+            .inspect_err(|_| {
+                let _ = std::fs::remove_file(&tmp);
+            })
+    } else {
+        std::fs::write(target, b.to_text())
+    };
+    written.map_err(|e| Error::Output(format!("{shown}: cannot write the baseline: {e}")))?;
     let unstable = total - recorded as usize;
     eprintln!(
         "wrote {shown}: {recorded} finding{} of {} CronJob{}{}",
