@@ -128,6 +128,32 @@ pub fn sentence(text: &str) -> String {
     }
 }
 
+/// "1, 8 and 15": items joined by commas, the last by "and".
+pub fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The months in English, `MONTHS[1]` = "January" (a schedule's month field counts from 1).
+pub const MONTHS: [&str; 13] = [
+    "",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
 /// `2026-11-17 03:00 UTC` / `2021-11-07 01:30 EDT` (seconds shown only when not zero).
 pub fn show_time(t: Timestamp, tz: &TimeZone) -> String {
     let z = t.to_zoned(tz.clone());

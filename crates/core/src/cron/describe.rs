@@ -3,21 +3,9 @@
 
 use schedule::{STAR_BIT, ScheduleKind, SpecSchedule};
 
-const MONTHS: [&str; 13] = [
-    "",
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
+use super::values;
+use crate::text::{MONTHS, and_list};
+
 const DAYS: [&str; 7] = [
     "Sunday",
     "Monday",
@@ -28,21 +16,8 @@ const DAYS: [&str; 7] = [
     "Saturday",
 ];
 
-fn values(bits: u64, lo: u32, hi: u32) -> Vec<u32> {
-    (lo..=hi).filter(|v| bits & (1u64 << v) != 0).collect()
-}
-
 fn is_full(bits: u64, lo: u32, hi: u32) -> bool {
     (lo..=hi).all(|v| bits & (1u64 << v) != 0)
-}
-
-/// Join with commas and a final "and": "1, 15 and 28".
-fn join(items: &[String]) -> String {
-    match items.len() {
-        0 => String::new(),
-        1 => items[0].clone(),
-        n => format!("{} and {}", items[..n - 1].join(", "), items[n - 1]),
-    }
 }
 
 /// Group consecutive values into runs: [1,2,3,5] → [(1,3),(5,5)].
@@ -67,7 +42,7 @@ fn list(vals: &[u32], name: impl Fn(u32) -> String) -> String {
             _ => format!("{} through {}", name(a), name(b)),
         })
         .collect();
-    join(&parts)
+    and_list(&parts)
 }
 
 /// An arithmetic progression `start, start+step, …` up to the field maximum.
@@ -121,7 +96,7 @@ fn time_part(s: &SpecSchedule) -> String {
             .iter()
             .flat_map(|h| minutes.iter().map(move |m| format!("{h:02}:{m:02}")))
             .collect();
-        return format!("At {}", join(&times));
+        return format!("At {}", and_list(&times));
     }
     let hour_words = match step_of(&hours, 23) {
         Some((start, step)) => format!("every {step} hours from {start:02}:00"),

@@ -7,6 +7,11 @@ pub mod describe;
 pub mod dst;
 pub mod hint;
 
+/// The values a schedule field's bit set selects in `lo..=hi`.
+pub fn values(bits: u64, lo: u32, hi: u32) -> Vec<u32> {
+    (lo..=hi).filter(|v| bits & (1u64 << v) != 0).collect()
+}
+
 /// `formatSchedule`: the string the controller hands to robfig. A schedule containing "TZ"
 /// anywhere is used as written (spec.timeZone ignored); else a set timeZone becomes a
 /// `TZ=<zone> ` prefix.

@@ -69,20 +69,6 @@ pub(super) fn items(field: usize, token: &str) -> Option<Vec<Item>> {
         .collect()
 }
 
-/// Values selected by `bits` in `lo..=hi`.
-pub(super) fn values(bits: u64, lo: u32, hi: u32) -> Vec<u32> {
-    (lo..=hi).filter(|v| bits & (1u64 << v) != 0).collect()
-}
-
-/// "1, 8 and 15".
-pub(super) fn join(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

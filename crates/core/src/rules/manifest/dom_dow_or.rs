@@ -6,8 +6,9 @@
 use schedule::{STAR_BIT, ScheduleKind};
 
 use super::common::Fields;
-use super::cron_items::{join, values};
+use crate::cron::values;
 use crate::rules::{Context, Finding, Rule, Severity};
+use crate::text::and_list;
 
 pub static RULE: Rule = Rule {
     id: "CJD028",
@@ -90,7 +91,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
         _ if dom.len() == 31 => "every day of the month".to_string(),
         _ => format!(
             "days {} of the month",
-            join(&dom.iter().map(u32::to_string).collect::<Vec<_>>())
+            and_list(&dom.iter().map(u32::to_string).collect::<Vec<_>>())
         ),
     };
     let dow_words = match dow.len() {
@@ -98,7 +99,7 @@ fn check(ctx: &Context) -> Vec<Finding> {
         7 => "every weekday".to_string(),
         _ => format!(
             "every {}",
-            join(
+            and_list(
                 &dow.iter()
                     .map(|d| DAYS[*d as usize].to_string())
                     .collect::<Vec<_>>()

@@ -6,6 +6,7 @@
 use super::dst_shared::{alternative, clocks, day, hm, upcoming};
 use crate::cron::dst::DstEffect;
 use crate::rules::{Context, Finding, Rule, Severity};
+use crate::text::and_list;
 
 pub static RULE: Rule = Rule {
     id: "CJD025",
@@ -57,11 +58,7 @@ spec:
 
 fn times(list: &[jiff::civil::DateTime]) -> String {
     let v: Vec<String> = list.iter().map(|d| hm(*d)).collect();
-    match v.as_slice() {
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-        [] => String::new(),
-    }
+    and_list(&v)
 }
 
 /// One line per affected date: what is lost and why.

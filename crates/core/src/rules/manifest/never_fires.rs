@@ -7,8 +7,10 @@
 use jiff::{SignedDuration, Timestamp};
 use schedule::{STAR_BIT, ScheduleKind, SpecSchedule};
 
+use crate::cron::values;
 use crate::replay::ControllerVariant;
 use crate::rules::{Context, Finding, Rule, Severity, schedule_memo};
+use crate::text::{MONTHS, and_list};
 
 pub static RULE: Rule = Rule {
     id: "CJD004",
@@ -56,43 +58,16 @@ spec:
     check,
 };
 
-const MONTHS: [&str; 13] = [
-    "",
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
 const MAX_DAYS: [u32; 13] = [0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-fn vals(bits: u64, lo: u32, hi: u32) -> Vec<u32> {
-    (lo..=hi).filter(|v| bits & (1u64 << v) != 0).collect()
-}
-
-fn list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
 
 /// Why no time matches, in words.
 pub(super) fn reason(s: &SpecSchedule) -> String {
     let (minute, hour, dom, month, dow) = (
-        vals(s.minute, 0, 59),
-        vals(s.hour, 0, 23),
-        vals(s.dom, 1, 31),
-        vals(s.month, 1, 12),
-        vals(s.dow, 0, 6),
+        values(s.minute, 0, 59),
+        values(s.hour, 0, 23),
+        values(s.dom, 1, 31),
+        values(s.month, 1, 12),
+        values(s.dow, 0, 6),
     );
     for (v, name) in [(&minute, "minute"), (&hour, "hour"), (&month, "month")] {
         if v.is_empty() {
@@ -118,8 +93,8 @@ pub(super) fn reason(s: &SpecSchedule) -> String {
         if short {
             return format!(
                 "day {} never occurs in {}",
-                list(&days).replace(" and ", " or "),
-                list(&months).replace(" and ", " or ")
+                and_list(&days).replace(" and ", " or "),
+                and_list(&months).replace(" and ", " or ")
             );
         }
     }

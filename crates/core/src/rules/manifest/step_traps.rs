@@ -4,7 +4,8 @@
 //! weekdays; day-of-month restarts on every 1st, whatever the month's length).
 
 use super::common::Fields;
-use super::cron_items::{FIELDS, Item, items, join};
+use super::cron_items::{FIELDS, Item, items};
+use crate::text::and_list;
 
 pub(super) struct Trap {
     pub message: String,
@@ -22,7 +23,7 @@ fn divisors_near(step: u32, range: u32) -> String {
         .find(|x| **x < step)
         .map(|x| format!("*/{x}"));
     let above = d.iter().find(|x| **x > step).map(|x| format!("*/{x}"));
-    join(&[below, above].into_iter().flatten().collect::<Vec<_>>()).replace(" and ", " or ")
+    and_list(&[below, above].into_iter().flatten().collect::<Vec<_>>()).replace(" and ", " or ")
 }
 
 pub(super) fn step_traps(i: usize, token: &str, f: &Fields, out: &mut Vec<Trap>) {
@@ -69,7 +70,7 @@ pub(super) fn step_traps(i: usize, token: &str, f: &Fields, out: &mut Vec<Trap>)
             if vals.len() > 1 && wrap != s {
                 let shown: Vec<String> = vals.iter().map(u32::to_string).collect();
                 out.push(Trap {
-                    message: format!("`{text}` in the {name} field gives {}, then {} again after {wrap}, not {s}: the step restarts at each wrap, so the runs are uneven.", join(&shown), vals[0]),
+                    message: format!("`{text}` in the {name} field gives {}, then {} again after {wrap}, not {s}: the step restarts at each wrap, so the runs are uneven.", and_list(&shown), vals[0]),
                     fix: format!("For an even cadence use a step that divides {range}, e.g. {}.", divisors_near(s, range)),
                     schedule: None,
                     info: false,
@@ -87,7 +88,7 @@ pub(super) fn step_traps(i: usize, token: &str, f: &Fields, out: &mut Vec<Trap>)
             );
             let shown: Vec<String> = vals.iter().map(u32::to_string).collect();
             out.push(Trap {
-                message: format!("`{text}` in the day-of-month field runs on days {} of every month: it restarts on the 1st, so the gap across a month end is {min}–{max} days, not {s}.", join(&shown)),
+                message: format!("`{text}` in the day-of-month field runs on days {} of every month: it restarts on the 1st, so the gap across a month end is {min}–{max} days, not {s}.", and_list(&shown)),
                 fix: format!("If you need exactly every {s} days, `@every {}h` keeps a fixed interval (counted from the CronJob's creation, not aligned to midnight).", 24 * s),
                 schedule: None,
                 info: false,

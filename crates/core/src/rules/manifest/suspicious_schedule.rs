@@ -7,9 +7,11 @@
 use schedule::{STAR_BIT, ScheduleKind, SpecSchedule};
 
 use super::common::{Fields, schedule_patch};
-use super::cron_items::{items, join, values};
+use super::cron_items::items;
 use super::step_traps::{Trap, step_traps};
+use crate::cron::values;
 use crate::rules::{Context, Finding, Rule, Severity};
+use crate::text::{MONTHS, and_list};
 
 pub static RULE: Rule = Rule {
     id: "CJD027",
@@ -55,22 +57,6 @@ spec:
     check,
 };
 
-const MONTHS: [&str; 13] = [
-    "",
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-
 fn minute_star_trap(spec: &SpecSchedule, f: &Fields, out: &mut Vec<Trap>) {
     let hours = values(spec.hour, 0, 23);
     let Some(hour_items) = items(1, f.fields[1]) else {
@@ -89,7 +75,7 @@ fn minute_star_trap(spec: &SpecSchedule, f: &Fields, out: &mut Vec<Trap>) {
         [h] => format!("from {h:02}:00 to {h:02}:59"),
         _ => format!(
             "during hours {}",
-            join(&hours.iter().map(|h| format!("{h:02}")).collect::<Vec<_>>())
+            and_list(&hours.iter().map(|h| format!("{h:02}")).collect::<Vec<_>>())
         ),
     };
     let better = f.with(0, "0");
@@ -118,7 +104,8 @@ fn short_month_trap(ctx: &Context, spec: &SpecSchedule, out: &mut Vec<Trap>) {
     if skipped.len() == months.len() || (skipped.is_empty() && !leap_only) {
         return; // never-fires reports the impossible case
     }
-    let days = join(&dom.iter().map(u32::to_string).collect::<Vec<_>>()).replace(" and ", " or ");
+    let days =
+        and_list(&dom.iter().map(u32::to_string).collect::<Vec<_>>()).replace(" and ", " or ");
     let message = if months == [2] {
         let next = ctx
             .parsed()
@@ -138,7 +125,7 @@ fn short_month_trap(ctx: &Context, spec: &SpecSchedule, out: &mut Vec<Trap>) {
         }
         format!(
             "Day {days} of the month does not exist in every month: no run in {}.",
-            join(&names)
+            and_list(&names)
         )
     };
     out.push(Trap {
