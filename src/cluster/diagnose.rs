@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
 use doctor::model::{CronJob, Snapshot};
+use doctor::names::digits_suffix;
 use doctor::report::index::namespace_of;
 use doctor::report::{self, CronJobReport, Options, Report};
 
@@ -28,11 +29,6 @@ struct Lookup<'a> {
     by_prefix: HashMap<(&'a str, &'a str), Vec<usize>>,
     pods_by_job: HashMap<(&'a str, &'a str), Vec<usize>>,
     events_by_object: HashMap<(&'a str, &'a str), Vec<usize>>,
-}
-
-fn digits_suffix(name: &str) -> Option<&str> {
-    let (prefix, d) = name.rsplit_once('-')?;
-    (!d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())).then_some(prefix)
 }
 
 impl<'a> Lookup<'a> {
@@ -63,14 +59,8 @@ impl<'a> Lookup<'a> {
             }
         }
         for (i, e) in s.events.iter().enumerate() {
-            // Same namespace rule as the core's index.
-            let ns = if e.involved_object.namespace.is_empty() {
-                namespace_of(&e.meta.namespace)
-            } else {
-                e.involved_object.namespace.as_str()
-            };
             l.events_by_object
-                .entry((ns, e.involved_object.name.as_str()))
+                .entry((e.filed_namespace(), e.involved_object.name.as_str()))
                 .or_default()
                 .push(i);
         }

@@ -49,13 +49,8 @@ fn build(
             .push(p.clone());
     }
     for e in &snapshot.events {
-        let ns = if e.involved_object.namespace.is_empty() {
-            &e.meta.namespace
-        } else {
-            &e.involved_object.namespace
-        };
         by_ns
-            .entry(format!("{}/", report::index::namespace_of(ns)))
+            .entry(format!("{}/", e.filed_namespace()))
             .or_default()
             .events
             .push(e.clone());

@@ -403,14 +403,7 @@ impl Work {
             }
             Batch::Events(v) => {
                 for o in v {
-                    // The core's index files an Event under its object's namespace (the API
-                    // server requires the two to be equal anyway).
-                    let ns = if o.involved_object.namespace.is_empty() {
-                        &o.meta.namespace
-                    } else {
-                        &o.involved_object.namespace
-                    };
-                    if let Some(s) = self.bucket(ns) {
+                    if let Some(s) = self.bucket(o.filed_namespace()) {
                         s.events.push(o);
                     }
                 }

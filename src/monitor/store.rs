@@ -28,19 +28,11 @@ fn sibling(k: &Key, name: &str) -> Key {
     (k.0.clone(), name.to_string())
 }
 
-/// `<prefix>-<digits>` → prefix: the names the controller gives its Jobs.
-fn digits_suffix(name: &str) -> Option<&str> {
-    let (prefix, d) = name.rsplit_once('-')?;
-    (!d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())).then_some(prefix)
-}
+use doctor::names::digits_suffix;
 
-/// The namespace an Event is filed under: its object's (as the core's index and `scan` do).
+/// The namespace an Event is filed under ([`Event::filed_namespace`]).
 fn event_ns(e: &Event) -> &str {
-    if e.involved_object.namespace.is_empty() {
-        namespace_of(&e.meta.namespace)
-    } else {
-        &e.involved_object.namespace
-    }
+    e.filed_namespace()
 }
 
 /// Which of the two Pod streams a Pod came from (they are relisted independently).

@@ -397,6 +397,11 @@ impl Pod {
     }
 }
 
+/// Namespace as the API server would default it for a manifest without one.
+pub fn namespace_of(ns: &str) -> &str {
+    if ns.is_empty() { "default" } else { ns }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct InvolvedObject {
     pub kind: String,
@@ -418,6 +423,18 @@ pub struct Event {
     pub last_timestamp: Option<Timestamp>,
     /// `source.component` or `reportingController`.
     pub source: String,
+}
+
+impl Event {
+    /// The namespace the Event is filed under: its object's, else its own (the API server
+    /// requires the two to be equal anyway), defaulted by [`namespace_of`].
+    pub fn filed_namespace(&self) -> &str {
+        if self.involved_object.namespace.is_empty() {
+            namespace_of(&self.meta.namespace)
+        } else {
+            &self.involved_object.namespace
+        }
+    }
 }
 
 /// An Event's counters and times as sent, before the defaults the API leaves to readers.

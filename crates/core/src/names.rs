@@ -90,6 +90,13 @@ fn label_chars(s: &str) -> bool {
     }
 }
 
+/// `<prefix>-<digits>` → prefix: the names the controller gives its Jobs (the CronJob's
+/// name, then its scheduled time as a number).
+pub fn digits_suffix(name: &str) -> Option<&str> {
+    let (prefix, d) = name.rsplit_once('-')?;
+    (!d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())).then_some(prefix)
+}
+
 /// Whether `s` is a DNS-1123 subdomain.
 pub fn is_dns1123_subdomain(s: &str) -> bool {
     s.len() <= SUBDOMAIN_MAX && s.split('.').all(label_chars)

@@ -70,10 +70,10 @@ pub use version::{
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
-use crate::model::{CronJob, Job};
+use crate::model::{CronJob, Job, namespace_of};
 use estimate::Anchor;
 use gotime::{GoTime, whole_seconds};
-use reconcile::{SyncState, norm_ns};
+use reconcile::SyncState;
 
 /// Everything one sync depends on.
 #[derive(Clone, Copy, Debug)]
@@ -107,10 +107,10 @@ impl<'a> ReplayInput<'a> {
 /// Replay one sync of `input.cron_job`.
 pub fn replay(input: &ReplayInput) -> Replay {
     let cj = input.cron_job;
-    let ns = norm_ns(&cj.meta.namespace);
+    let ns = namespace_of(&cj.meta.namespace);
     let ns_jobs = input.jobs.map(|js| {
         js.iter()
-            .filter(|j| norm_ns(&j.meta.namespace) == ns)
+            .filter(|j| namespace_of(&j.meta.namespace) == ns)
             .collect()
     });
     let children = input

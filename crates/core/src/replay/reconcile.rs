@@ -16,16 +16,11 @@ use jiff::Timestamp;
 use super::gotime::GoTime;
 use super::output::{ActiveRef, ControllerEvent};
 use super::version::{ControllerVariant, Features, LastSuccessfulRule, SawCompletedText};
-use crate::model::{CronJob, Job};
+use crate::model::{CronJob, Job, namespace_of};
 
 /// batch/v1 defaults for the history limits (`pkg/apis/batch/v1/defaults.go`).
 const DEFAULT_SUCCESSFUL_LIMIT: i64 = 3;
 const DEFAULT_FAILED_LIMIT: i64 = 1;
-
-/// Empty namespace in a manifest means `default`; the API server always fills it in.
-pub(crate) fn norm_ns(ns: &str) -> &str {
-    if ns.is_empty() { "default" } else { ns }
-}
 
 /// The jobs the controller reconciles for `cj`, from any list of jobs.
 ///
@@ -39,9 +34,9 @@ pub(crate) fn norm_ns(ns: &str) -> &str {
 /// A CronJob without a UID (a manifest written by hand) cannot be compared: then the kind and
 /// name decide, as the closest reading of what the cluster would do.
 pub fn owned_jobs<'a>(cj: &CronJob, jobs: &'a [Job], f: Features) -> Vec<&'a Job> {
-    let ns = norm_ns(&cj.meta.namespace);
+    let ns = namespace_of(&cj.meta.namespace);
     jobs.iter()
-        .filter(|j| norm_ns(&j.meta.namespace) == ns)
+        .filter(|j| namespace_of(&j.meta.namespace) == ns)
         .filter(|j| controlled_by(cj, j, f))
         .collect()
 }
@@ -84,12 +79,12 @@ impl<'a> SyncState<'a> {
 
     /// The Job a GET by namespace/name would return (snapshot as the truth).
     pub fn get_job(&self, namespace: &str, name: &str) -> Option<&'a Job> {
-        let ns = norm_ns(namespace);
+        let ns = namespace_of(namespace);
         self.ns_jobs
             .as_ref()?
             .iter()
             .copied()
-            .find(|j| j.meta.name == name && norm_ns(&j.meta.namespace) == ns)
+            .find(|j| j.meta.name == name && namespace_of(&j.meta.namespace) == ns)
     }
 }
 

@@ -10,10 +10,10 @@ use jiff::tz::TimeZone;
 use super::estimate::{self, Anchor, Estimate, Requeue};
 use super::gotime::{GoTime, go_quote, rfc1123z_in, rfc3339_in, seconds_duration};
 use super::output::{ActiveRef, ControllerEvent, CreateOutcome, Decision, MissedSchedules};
-use super::reconcile::{SyncState, norm_ns};
+use super::reconcile::SyncState;
 use super::slots::{EffectiveSchedule, format_schedule, honoured_time_zone};
 use super::version::{ControllerVariant, UnsupportedScheduleEvent};
-use crate::model::ConcurrencyPolicy;
+use crate::model::{ConcurrencyPolicy, namespace_of};
 
 /// What the scheduling half of a sync produced.
 #[derive(Clone, Debug)]
@@ -183,11 +183,11 @@ pub(crate) fn sync_v2(
         r.requeue = requeue(st);
         return r.done(Decision::MissedDeadline);
     }
-    let ns = norm_ns(&cj.meta.namespace);
+    let ns = namespace_of(&cj.meta.namespace);
     let in_active = st
         .active
         .iter()
-        .any(|a| a.name == name && norm_ns(&a.namespace) == ns);
+        .any(|a| a.name == name && namespace_of(&a.namespace) == ns);
     if in_active || st.last_schedule.is_some_and(|l| l.ts == scheduled.ts) {
         r.requeue = requeue(st);
         return r.done(Decision::AlreadyProcessed);
@@ -321,7 +321,7 @@ fn annotation(st: &SyncState, zone: &TimeZone, scheduled: GoTime) -> String {
 /// when the snapshot has job evidence.
 fn create(st: &mut SyncState, name: &str, scheduled: GoTime) -> CreateOutcome {
     let cj = st.cj;
-    let namespace = norm_ns(&cj.meta.namespace).to_string();
+    let namespace = namespace_of(&cj.meta.namespace).to_string();
     let Some(existing) = st.get_job(&namespace, name) else {
         st.events.push(ControllerEvent::normal(
             "SuccessfulCreate",
@@ -354,7 +354,7 @@ fn create(st: &mut SyncState, name: &str, scheduled: GoTime) -> CreateOutcome {
     }
     st.active.push(ActiveRef {
         name: existing.meta.name.clone(),
-        namespace: norm_ns(&existing.meta.namespace).to_string(),
+        namespace: namespace_of(&existing.meta.namespace).to_string(),
         uid: existing.meta.uid.clone(),
     });
     st.last_schedule = Some(scheduled);

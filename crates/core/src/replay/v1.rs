@@ -13,10 +13,10 @@ use jiff::tz::TimeZone;
 use super::estimate::{self, Anchor};
 use super::gotime::{GoTime, go_quote, rfc1123z_in, seconds_duration};
 use super::output::{ActiveRef, ControllerEvent, CreateOutcome, Decision};
-use super::reconcile::{SyncState, norm_ns};
+use super::reconcile::SyncState;
 use super::slots::EffectiveSchedule;
 use super::sync::{SyncResult, job_name, replace_active};
-use crate::model::ConcurrencyPolicy;
+use crate::model::{ConcurrencyPolicy, namespace_of};
 
 /// The polling period of the v1 controller (`wait.Until(jm.syncAll, 10*time.Second)`).
 pub(crate) const V1_POLL_MS: i64 = 10_000;
@@ -107,7 +107,7 @@ pub(crate) fn sync_v1(
     if cj.spec.concurrency_policy == ConcurrencyPolicy::Replace && replace_active(st).is_err() {
         return r;
     }
-    let namespace = norm_ns(&cj.meta.namespace).to_string();
+    let namespace = namespace_of(&cj.meta.namespace).to_string();
     if st.get_job(&namespace, &name).is_some() {
         let msg = format!(
             "Error creating job: jobs.batch {} already exists",

@@ -4,16 +4,12 @@
 
 use std::collections::HashMap as StdHashMap;
 
+pub use crate::model::namespace_of;
 use crate::model::{CronJob, Event, Job, Pod, Snapshot};
 
 /// The index's maps hash with foldhash, seeded per process (keys are names from the cluster,
 /// so not predictable ones): SipHash, the standard one, was ~2 % of `scan -A`'s CPU here.
 type HashMap<K, V> = StdHashMap<K, V, foldhash::fast::RandomState>;
-
-/// Namespace as the API server would default it for a manifest without one.
-pub fn namespace_of(ns: &str) -> &str {
-    if ns.is_empty() { "default" } else { ns }
-}
 
 pub struct Index<'a> {
     /// namespace → its Jobs, in snapshot order (what the replay may GET by name).
@@ -63,13 +59,8 @@ impl<'a> Index<'a> {
         }
         let mut events: HashMap<_, Vec<&Event>> = HashMap::default();
         for e in event_list {
-            let ns = if e.involved_object.namespace.is_empty() {
-                namespace_of(&e.meta.namespace)
-            } else {
-                e.involved_object.namespace.as_str()
-            };
             events
-                .entry((ns, e.involved_object.name.as_str()))
+                .entry((e.filed_namespace(), e.involved_object.name.as_str()))
                 .or_default()
                 .push(e);
         }
