@@ -10,7 +10,7 @@ use doctor::model::{CronJob, Event, Job, Snapshot};
 use super::http::{Api, ApiError};
 use super::list::{collection, list_all};
 use super::request::ApiPath;
-use super::{convert, evidence_missing, evidence_note, wire};
+use super::{convert, evidence_missing, evidence_note, no_events_note, wire};
 
 /// Finished Jobs whose Pods are fetched besides the unfinished ones: the timeline shows the
 /// last few runs and `jobs-failing` reads their Pods.
@@ -167,10 +167,8 @@ pub async fn explain(api: &Api, ns: &str, name: &str) -> Result<Snapshot, FetchE
     match events_about(api, ns, about).await {
         Ok(events) => {
             if events.is_empty() {
-                snap.notes.push(format!(
-                    "No Events about {name}, its Jobs or their Pods: the API server keeps Events for about an hour by default; \
-                     the diagnosis stands on status, Job names and timestamps"
-                ));
+                snap.notes
+                    .push(no_events_note(&format!("{name}, its Jobs or their Pods")));
             }
             snap.events = events;
             snap.evidence.events = true;

@@ -195,6 +195,15 @@ pub fn evidence_note(what: &str, message: &str) -> String {
     )
 }
 
+/// The note for an answer that holds no Events about `about` ("CronJobs, Jobs or Pods", or
+/// one CronJob and its Jobs and Pods): Events expire, so their absence says little.
+pub fn no_events_note(about: &str) -> String {
+    format!(
+        "No Events about {about}: the API server keeps Events for about an hour by default; \
+         the diagnosis stands on status, Job names and timestamps"
+    )
+}
+
 /// The note for evidence that could not be read at all: a 403 names the grant that is
 /// missing; anything else (a 5xx or 429 after the retries, a 404, a dropped connection) says
 /// what went wrong. Pods and Events are evidence, not the subject: the diagnosis goes on.

@@ -34,7 +34,7 @@ use super::http::{Api, ApiError};
 use super::list::{self, Pager, collection};
 pub use super::progress::Progress;
 use super::wire::Listed;
-use super::{convert, evidence_missing, wire};
+use super::{convert, evidence_missing, no_events_note, wire};
 
 use super::slices::{self, Plan};
 
@@ -665,11 +665,7 @@ pub(crate) async fn scan_with(
         }
     }
     if first(EVENTS).is_none() && events_kept == 0 && cron_jobs > 0 {
-        notes.push(
-            "No Events about CronJobs, Jobs or Pods: the API server keeps Events for about an hour by default; \
-             the diagnosis stands on status, Job names and timestamps"
-                .into(),
-        );
+        notes.push(no_events_note("CronJobs, Jobs or Pods"));
     }
     notes.extend(restarts);
     if w.late > 0 {

@@ -22,8 +22,8 @@ use tokio::sync::mpsc;
 
 use super::store::Key;
 use super::{Shared, lock, metrics};
-use crate::cluster::diagnose;
 use crate::cluster::http::Api;
+use crate::cluster::{self, diagnose};
 
 /// `/report`s in progress at once (built and sent); the permits of `Shared::report_gate`.
 pub const MAX_REPORTS: usize = 2;
@@ -361,11 +361,7 @@ fn write_document_with(
         ns(a).cmp(&ns(b)).then_with(|| a.1.cmp(&b.1))
     });
     if no_events {
-        notes.push(
-            "No Events about CronJobs, Jobs or Pods: the API server keeps Events for about an hour by default; \
-             the diagnosis stands on status, Job names and timestamps"
-                .into(),
-        );
+        notes.push(cluster::no_events_note("CronJobs, Jobs or Pods"));
     }
     let header = diagnose::frame(notes, &opts);
     let reports = Reports {
