@@ -2,7 +2,7 @@
 //! (`doctor::actions`); this layer reads the CronJob, previews, dry-runs on the server, asks,
 //! and sends exactly the planned requests with a resourceVersion precondition and our field
 //! manager, re-reading on 409. Reads and writes go through the command's one connection
-//! (`cluster`: reads retried, the server's clock; writes sent once, by `cluster::write`).
+//! (`cluster`: reads retried, the server's clock; writes sent once, by `cluster::writer`).
 //! Actions return outcomes and errors; only `commands` turn them into exit codes.
 
 pub mod patch;

@@ -16,8 +16,8 @@ use super::{no_terminal, write_failure};
 use crate::cli::{ActionArgs, DryRun};
 use crate::cluster::http::ApiError;
 use crate::cluster::objects::cron_job_of;
-use crate::cluster::write::MERGE_PATCH;
-use crate::cluster::writes::{self, Write, target_of};
+use crate::cluster::write_requests::{self, Write, target_of};
+use crate::cluster::writer::MERGE_PATCH;
 use crate::error::Error;
 use crate::term::confirm::{self, Consent};
 use crate::term::out::{Out, request_text};
@@ -241,7 +241,7 @@ fn conflict(out: &Out, what: &str, sent_rv: &str, conflicts: &mut u32) -> Result
 
 /// The PATCH of `p` on CronJob `name`, built by kube's request builder.
 fn request(s: &Session, name: &str, p: &PlannedPatch, dry: bool) -> Result<Write, ApiError> {
-    writes::patch_cron_job(&s.ns, name, p.subresource, &p.body, dry)
+    write_requests::patch_cron_job(&s.ns, name, p.subresource, &p.body, dry)
 }
 
 fn short_path(name: &str, p: &PlannedPatch) -> String {

@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 use crate::cli::{DryRun, KubeArgs};
 use crate::cluster::http::{Api, ApiError};
 use crate::cluster::request::ApiPath;
-use crate::cluster::write::Writer;
-use crate::cluster::writes::{self, Write};
+use crate::cluster::write_requests::{self, Write};
+use crate::cluster::writer::Writer;
 use crate::cluster::{self, fetch, objects};
 use crate::error::Error;
 
@@ -123,7 +123,7 @@ impl Session {
                 "namespace": self.ns, "verb": verb, "group": group, "resource": resource,
             }},
         });
-        match self.send(writes::access_review(&review)).await {
+        match self.send(write_requests::access_review(&review)).await {
             Ok(r) if r["status"]["allowed"] == true => Access::Allowed,
             Ok(r) => {
                 let why = ["reason", "evaluationError"]
@@ -137,7 +137,7 @@ impl Session {
         }
     }
 
-    /// Send a write built by `cluster::writes` through this session's writer.
+    /// Send a write built by `cluster::write_requests` through this session's writer.
     pub async fn send(&self, req: Result<Write, ApiError>) -> Result<Value, ApiError> {
         self.writer.send(req?).await
     }

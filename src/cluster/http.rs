@@ -98,7 +98,7 @@ impl Api {
 
     /// The kube client every request of this command goes through (one connection pool):
     /// for kube-runtime watchers (`kube::Api::<K>::namespaced(api.client(), ns)`) and for
-    /// [`super::write::Writer`]. Reads through it bypass this handle's retries and clock;
+    /// [`super::writer::Writer`]. Reads through it bypass this handle's retries and clock;
     /// [`Api::target`](Api) describes where it points (context, server, kubeconfig).
     pub fn client(&self) -> kube::Client {
         self.client.clone()

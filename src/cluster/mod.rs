@@ -21,8 +21,8 @@ pub mod slices;
 mod surrogates;
 pub mod watch;
 mod wire;
-pub mod write;
-pub mod writes;
+pub mod write_requests;
+pub mod writer;
 
 use doctor::replay::KubeVersion;
 use jiff::Timestamp;

@@ -4,7 +4,7 @@
 //! this is the second line: even a name that slipped past validation cannot add a path
 //! segment (`/`), cut the query off (`#`), start its own (`?`), or smuggle an escape (`%`).
 //!
-//! Reads are built here. Writes are built with kube's request builders (`writes.rs`), which
+//! Reads are built here. Writes are built with kube's request builders (`write_requests.rs`), which
 //! format the name into the path as given (kube-core 5.0 `Request::patch`): that is safe only
 //! because the names they get were validated first; their collection path still comes from
 //! here.

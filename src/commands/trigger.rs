@@ -16,7 +16,7 @@ use crate::actions::session::{Access, Session};
 use crate::actions::wait::{self, Outcome};
 use crate::actions::{OPERATOR_ROLE, no_terminal, write_failure};
 use crate::cli::{DryRun, ObjectFormat, TriggerArgs};
-use crate::cluster::{self, writes};
+use crate::cluster::{self, write_requests};
 use crate::error::Error;
 use crate::error::exit;
 use crate::term::confirm::{self, Consent};
@@ -130,7 +130,7 @@ async fn trigger(
         },
     }
     let answer = s
-        .send(writes::create_job(&ns, &job, true))
+        .send(write_requests::create_job(&ns, &job, true))
         .await
         .map_err(|e| match e.code() {
             Some(409) => Error::Api(format!(
@@ -155,7 +155,7 @@ async fn trigger(
         Consent::NoTerminal => return Err(no_terminal("nothing was created")),
     }
     let created = s
-        .send(writes::create_job(&ns, &job, false))
+        .send(write_requests::create_job(&ns, &job, false))
         .await
         .map_err(|e| {
             write_failure(

@@ -1,6 +1,6 @@
 //! The writes the actions send, built with kube's own request builders
 //! (`kube::core::Request`, `PostParams`, `PatchParams`, `Patch::Merge`): pure data, made and
-//! tested without a connection, then handed to [`super::write::Writer`], which checks and
+//! tested without a connection, then handed to [`super::writer::Writer`], which checks and
 //! sends them.
 //!
 //! kube formats the object name into the path as given. That is safe here because every

@@ -24,7 +24,7 @@ use serde_json::Value;
 
 use super::http::{Api, ApiError, error_chain, humantime};
 use super::request::query_pairs;
-use super::writes::{Write, access_review_path, target_of};
+use super::write_requests::{Write, access_review_path, target_of};
 
 /// `application/merge-patch+json`: RFC 7386, the only patch type we send; it touches exactly
 /// the fields in the body.
@@ -170,7 +170,7 @@ impl Writer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cluster::writes::patch_cron_job;
+    use crate::cluster::write_requests::patch_cron_job;
 
     fn refused(method: Method, t: &str) -> bool {
         matches!(check_write(&method, t, false), Err(ApiError::Refused(_)))
