@@ -17,7 +17,7 @@ use jiff::Timestamp;
 use serde_json::{Value, json};
 
 use super::report_cmd::{LiveReplayFlags, LiveStart, live_replay_flags, live_start};
-use super::scan::{Diagnosed, Out, controller_lag_of, json_fragment, write_json_around};
+use super::scan::{Diagnosed, Entry, controller_lag_of, json_fragment, write_json_around};
 use crate::cli::{ScanArgs, ScanFormat};
 use crate::cluster::diagnose::Plans;
 use crate::cluster::fleet::{self, Deadline};
@@ -75,8 +75,9 @@ pub(super) fn fragment_in_context(context: &str, r: &CronJobReport) -> String {
     json_fragment(r).replacen("{\n", &format!("{{\n      \"context\": {name},\n"), 1)
 }
 
-/// The flags every context shares, checked once before any cluster is contacted.
-struct Shared<'a> {
+/// One scan across contexts: the flags every context shares, checked once before any
+/// cluster is contacted.
+struct FleetScan<'a> {
     a: &'a ScanArgs,
     flags: LiveReplayFlags,
     /// More than one context: rows get a CONTEXT column.
@@ -91,7 +92,7 @@ pub(super) fn scan(a: &ScanArgs, contexts: &[String], started: Instant) -> Resul
     if let Some(ns) = &a.namespace {
         doctor::names::namespace(ns).map_err(|e| Error::Usage(e.to_string()))?;
     }
-    let shared = Shared {
+    let shared = FleetScan {
         a,
         flags,
         several: contexts.len() > 1,
@@ -137,7 +138,7 @@ pub(super) fn scan(a: &ScanArgs, contexts: &[String], started: Instant) -> Resul
 
 /// Read and diagnose one context within its deadline.
 fn scan_context(
-    s: &Shared<'_>,
+    s: &FleetScan<'_>,
     rt: &tokio::runtime::Runtime,
     name: &str,
     listed: &Arc<Progress>,
@@ -181,10 +182,10 @@ fn scan_context(
         let health = r.health;
         let out = (!only_problems || health != Health::Ok).then(|| {
             if json {
-                Out::Json(fragment_in_context(name, &r))
+                Entry::Json(fragment_in_context(name, &r))
             } else {
                 let row = Row::new(cj, &r, wide);
-                Out::Row(Box::new(if several {
+                Entry::Row(Box::new(if several {
                     row.in_context(name, now)
                 } else {
                     row
@@ -238,7 +239,7 @@ fn scan_context(
 
 /// The one report of the fleet, and its exit code: 2 when any context could not be read,
 /// else 1 when any CronJob has an error, else 0.
-fn report(s: &Shared<'_>, results: Vec<ContextScan>, started: Instant) -> Result<i32, Error> {
+fn report(s: &FleetScan<'_>, results: Vec<ContextScan>, started: Instant) -> Result<i32, Error> {
     let a = s.a;
     let failed = results.iter().filter(|c| c.summary.error.is_some()).count();
     let mut notes = Vec::new();
@@ -261,7 +262,7 @@ fn report(s: &Shared<'_>, results: Vec<ContextScan>, started: Instant) -> Result
         let fragments: Vec<String> = diagnosed
             .into_iter()
             .filter_map(|d| match d.out {
-                Some(Out::Json(j)) => Some(j),
+                Some(Entry::Json(j)) => Some(j),
                 _ => None,
             })
             .collect();
@@ -283,7 +284,7 @@ fn report(s: &Shared<'_>, results: Vec<ContextScan>, started: Instant) -> Result
     let mut rows: Vec<Row> = diagnosed
         .into_iter()
         .filter_map(|d| match d.out {
-            Some(Out::Row(r)) => Some(*r),
+            Some(Entry::Row(r)) => Some(*r),
             _ => None,
         })
         .collect();

@@ -25,7 +25,7 @@ use crate::term::{emit, use_color};
 /// and (unless filtered out) its table row or JSON fragment.
 pub(super) struct Diagnosed {
     pub(super) health: Health,
-    pub(super) out: Option<Out>,
+    pub(super) out: Option<Entry>,
     /// `namespace/name` and how late the controller created its newest Job, when that made
     /// the run late: several make one note ([`late_start::lagging_controller_note`]).
     pub(super) controller_lag: Option<(String, i64)>,
@@ -38,7 +38,8 @@ pub(super) fn controller_lag_of(r: &CronJobReport) -> Option<(String, i64)> {
         .map(|s| (format!("{}/{}", r.namespace, r.name), s))
 }
 
-pub(super) enum Out {
+/// A CronJob's entry in the output: its table row or its JSON fragment.
+pub(super) enum Entry {
     Row(Box<Row>),
     Json(String),
 }
@@ -106,9 +107,9 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
         let health = r.health;
         let out = (!only_problems || health != Health::Ok).then(|| {
             if json {
-                Out::Json(json_fragment(&r))
+                Entry::Json(json_fragment(&r))
             } else {
-                Out::Row(Box::new(Row::new(cj, &r, wide)))
+                Entry::Row(Box::new(Row::new(cj, &r, wide)))
             }
         });
         let controller_lag = controller_lag_of(&r);
@@ -139,12 +140,12 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
             healths.push(d.health);
             lagging.extend(d.controller_lag);
             match d.out {
-                Some(Out::Json(j)) => {
+                Some(Entry::Json(j)) => {
                     if let Some(s) = streamed.as_mut() {
                         s.fragment(&j);
                     }
                 }
-                Some(Out::Row(r)) => rows.push(*r),
+                Some(Entry::Row(r)) => rows.push(*r),
                 None => {}
             }
         };
