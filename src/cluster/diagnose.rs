@@ -197,7 +197,7 @@ pub fn pipeline<T: Send, R>(
 /// [`pipeline`], handing each result to `each` as soon as it and every result submitted
 /// before it are ready (submission order, on a thread of its own) instead of collecting
 /// them: a caller that writes each one out holds a few namespaces' results, not the
-/// cluster's (`scan -o json`, issue 11).
+/// cluster's (`scan -o json`; docs/json.md, "`scan -o json` as it streams").
 pub fn pipeline_each<T: Send, R>(
     threads: usize,
     opts: &Options,

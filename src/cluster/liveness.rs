@@ -2,9 +2,9 @@
 //! watcher. kube's `watcher` reports objects and errors, but not the rest of a stream's life:
 //! it swallows bookmarks, and re-watches silently when a stream ends. So the monitor could
 //! neither tell a quiet stream from a dead one (a frozen server kept `/readyz` at 200 for
-//! ~330 s) nor a recovered stream from a failing one (readiness latched at 503 until a real
+//! minutes) nor a recovered stream from a failing one (readiness latched at 503 until a real
 //! change), and a server that ended every watch right after its headers was re-watched at
-//! ~90 requests/s (issue 23, items 6 and 10).
+//! once, again and again (docs/monitor.md, "Faults").
 //!
 //! Each stream's kube client is wrapped ([`client_for`]) in a service that notes, per stream:
 //! - *heard*: body data (an event, a bookmark, a list page) of a 2xx answer;
@@ -15,8 +15,8 @@
 //!
 //! - lone UTF-16 surrogate escapes (`"\ud800"`) in 2xx bodies, rewritten to `\ufffd` as they
 //!   arrive (`surrogates::Replacer`), before kube parses them: one in any string of a LIST
-//!   page or a WATCH event failed the whole page, and the monitor was never ready (issue 23,
-//!   item 12). The objects holding one are named on stderr, once each.
+//!   page or a WATCH event failed the whole page, and the monitor was never ready
+//!   (docs/monitor.md, "Faults"). The objects holding one are named on stderr, once each.
 //!
 //! The watch loop stays kube's; this only observes, repairs that one thing and, for empty
 //! watches, delays.
@@ -176,7 +176,7 @@ pub const UNANSWERED_RETRY_CAP: Duration = Duration::from_secs(5);
 /// [`UNANSWERED_RETRY_CAP`] while the server does not answer, and started afresh when it
 /// answers again. Without these, a server back from a restart waited out the backoff built
 /// up while it was down, and then the next step up: its first answer (410 for a watch from a
-/// forgotten version) is an error too (issue 23, item 11: 54 s to re-list).
+/// forgotten version) is an error too, so the re-list came late (docs/monitor.md, "Faults").
 pub struct WatchBackoff {
     inner: DefaultBackoff,
     live: Arc<Liveness>,

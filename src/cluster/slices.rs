@@ -10,11 +10,11 @@
 //! not sliced at all: below [`Tuning::slice_min_jobs`] the cluster-wide Job list is a handful
 //! of pages and slicing would only add requests.
 //!
-//! **Counted, not only estimated (issue 23, item 4).** Manual runs, orphans and Jobs a
-//! controller has not pruned are not in the history limits, and a namespace holding thousands
-//! of them was read by the cluster-wide slice, one page after another. The API server counts:
-//! the first page of a LIST without a label or field selector carries
-//! `metadata.remainingItemCount`. So, decided here:
+//! **Counted, not only estimated** (BENCHMARKS.md, "Slices from the API server's counts").
+//! Manual runs, orphans and Jobs a controller has not pruned are not in the history limits,
+//! and a namespace holding thousands of them was read by the cluster-wide slice, one page
+//! after another. The API server counts: the first page of a LIST without a label or field
+//! selector carries `metadata.remainingItemCount`. So, decided here:
 //! 1. While the CronJob list is read, one `GET …/jobs?limit=1` (cluster-wide, unselected)
 //!    counts every Job of the cluster. It costs no time (it overlaps the CronJob list) and one
 //!    Job's bytes; it is not used as evidence.

@@ -7,8 +7,8 @@
 //! carries text that is not Unicode.
 //!
 //! The monitor reads through kube's watchers, which parse each LIST page and WATCH event
-//! themselves: one such string failed the whole list, and the monitor was never ready (issue
-//! 23, item 12). There the bytes are rewritten before kube sees them, as they arrive
+//! themselves: one such string failed the whole list, and the monitor was never ready
+//! (docs/monitor.md, "Faults"). There the bytes are rewritten before kube sees them, as they arrive
 //! ([`Replacer`], under `liveness::client_for`): the same replacement, piece by piece, with
 //! an escape cut by a piece's end held back until the rest arrives.
 

@@ -332,7 +332,7 @@ fn api<K: Kind>(
 
 /// Whether a watcher error is a watch request refused with HTTP 410 (not the 410 ERROR event
 /// of a 200 stream, which kube's watcher relists on by itself): kube's watcher would retry
-/// the same gone resourceVersion for ever (issue 23, item 11: 0 LISTs in 120 s), so it is
+/// the same gone resourceVersion for ever, never relisting (docs/monitor.md, "Faults"), so it is
 /// treated like the event: the watcher starts over with a LIST.
 fn gone(e: &watcher::Error) -> bool {
     matches!(e, watcher::Error::WatchStartFailed(kube::Error::Api(s)) if s.code == 410)

@@ -72,7 +72,8 @@ pub fn run(a: &ExplainArgs) -> Result<i32, Error> {
     };
     let text = match a.output {
         ReportFormat::Json => {
-            // Streamed: the JSON of a big input is several times its size (issue 9).
+            // Streamed: the JSON of a big input is several times its size (BENCHMARKS.md,
+            // "Big inputs: peak memory").
             doctor::report::stream::write_json(&r, std::io::stdout().lock());
             String::new()
         }
@@ -83,7 +84,7 @@ pub fn run(a: &ExplainArgs) -> Result<i32, Error> {
             None,
         ),
         ReportFormat::Text => {
-            // Strings from the input, with control characters made visible (issue 9).
+            // Strings from the input, with control characters made visible.
             doctor::report::visible::make_visible(&mut r);
             explain::render(
                 &r,
@@ -120,7 +121,8 @@ fn from_files(a: &ExplainArgs) -> Result<super::report_cmd::Prepared, Error> {
 }
 
 /// `explain -f … -o json`: each CronJob's report is built, written and dropped in turn, so a
-/// big input never has its whole report in memory (issue 9). Same bytes as the whole report.
+/// big input never has its whole report in memory (BENCHMARKS.md, "Big inputs: peak
+/// memory"). Same bytes as the whole report.
 fn offline_json(a: &ExplainArgs) -> Result<i32, Error> {
     let p = from_files(a)?;
     let opts = p.options();
@@ -142,7 +144,8 @@ fn offline_json(a: &ExplainArgs) -> Result<i32, Error> {
 }
 
 /// `explain -f …` as text: like [`offline_json`], each CronJob's report is built, made
-/// terminal-safe, written and dropped in turn (issue 9). Same text as the whole report.
+/// terminal-safe (`report::visible`), written and dropped in turn. Same text as the whole
+/// report.
 fn offline_text(a: &ExplainArgs) -> Result<i32, Error> {
     use std::io::Write;
     let mut p = from_files(a)?;
@@ -152,7 +155,7 @@ fn offline_text(a: &ExplainArgs) -> Result<i32, Error> {
         },
         width: width(),
     };
-    // Strings from the input, with control characters made visible (issue 9).
+    // Strings from the input, with control characters made visible.
     doctor::report::visible::make_visible(&mut p.header);
     let mut out = std::io::stdout().lock();
     // A reader that went away (`| head`) ends the output, not the program.

@@ -149,7 +149,7 @@ pub(super) fn run(a: &ExplainArgs, name: &str, contexts: &[String]) -> Result<i3
             out.push('\n');
         }
         shown += 1;
-        // Strings from the cluster, with control characters made visible (issue 9).
+        // Strings from the cluster, with control characters made visible.
         doctor::report::visible::make_visible(&mut rep);
         out.push_str(&format!(
             "=== context {} ===\n",

@@ -3,7 +3,7 @@
 //!
 //! Text and JSON are written one CronJob at a time: each CronJob's report is built, turned
 //! into its lines (or JSON), and dropped, so a big input never has its whole report in memory
-//! (issue 9). SARIF and `--write-baseline` need the whole report.
+//! (BENCHMARKS.md, "Big inputs: peak memory"). SARIF and `--write-baseline` need the whole report.
 //!
 //! With `--baseline FILE`, findings the baseline records are left out (text, JSON) or marked
 //! `unchanged` (SARIF), the exit code counts the others alone, and recorded findings that no
@@ -103,7 +103,7 @@ pub fn run(a: &LintArgs) -> Result<i32, Error> {
             )
         }
         ReportFormat::Text => {
-            // Strings from the input, with control characters made visible (issue 9).
+            // Strings from the input, with control characters made visible.
             visible::make_visible(&mut p.header);
             // Notes (reduced evidence, the instant judged at) go to stderr: stdout stays one
             // line per finding for CI tools to parse.

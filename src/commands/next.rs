@@ -26,7 +26,7 @@ pub fn run(args: &NextArgs) -> Result<i32, Error> {
     let text = match args.output {
         NextFormat::Json => next::to_json(&view),
         NextFormat::Text => {
-            // The schedule and zone as typed, with control characters made visible (issue 9).
+            // The schedule and zone as typed, with control characters made visible.
             doctor::render::next::for_terminal(&mut view);
             next::to_text(
                 &view,

@@ -19,7 +19,8 @@ pub struct Evaluation {
 
 /// The input loaded and the settings to evaluate it with, for a caller that builds the report
 /// one CronJob at a time ([`Prepared::options`] with `report::cron_job_reports`) instead of
-/// whole: `lint` and `explain -f -o json` write each CronJob out and drop it (issue 9).
+/// whole: `lint` and `explain -f -o json` write each CronJob out and drop it
+/// (BENCHMARKS.md, "Big inputs: peak memory").
 pub struct Prepared {
     pub snapshot: doctor::model::Snapshot,
     /// The report without its CronJobs (see `report::header`), input errors included.

@@ -1,6 +1,6 @@
 //! The `--listen` socket, served by hyper's HTTP/1 connection with the limits `axum::serve`
-//! does not set (issue 23, item 8; the numbers and their reasons are in docs/monitor.md,
-//! "Limits of the HTTP endpoints"):
+//! does not set (the numbers and their reasons are in docs/monitor.md, "Limits of the HTTP
+//! endpoints"):
 //!
 //! - a request's headers must arrive within [`HEADER_READ_TIMEOUT`], and a kept-alive
 //!   connection with no new request is closed after the same time (hyper starts the same timer

@@ -432,8 +432,8 @@ impl Store {
 
 /// The one owner the diagnosis relates Job `job` to (`report::index`): its controller, else
 /// its first CronJob owner. Its other ownerReferences do not make it any CronJob's Job, so
-/// they must not make a change of it re-diagnose those CronJobs: one Job with 1,999
-/// non-controller owners re-diagnosed 1,999 CronJobs on every update (issue 23, item 9).
+/// they must not make a change of it re-diagnose those CronJobs, however many
+/// (docs/monitor.md, "How it works": "Only what changed").
 fn related_owner(job: &Job) -> Option<&str> {
     job.meta
         .controller()

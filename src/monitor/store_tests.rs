@@ -322,7 +322,7 @@ fn every_key_of_a_namespace_shares_one_copy_of_its_name() {
 fn a_job_touches_only_the_cron_job_the_diagnosis_relates_it_to() {
     // One Job, its controller `backup` and 50 non-controller owners that are CronJobs too:
     // the diagnosis relates it to `backup` alone (report::index), so an update of it must
-    // re-diagnose `backup` alone (issue 23, item 9: 1,999 owners, 1,999 diagnoses each time).
+    // re-diagnose `backup` alone, not every owner (docs/monitor.md, "Only what changed").
     let mut s = Store::new();
     s.upsert(Stream::CronJobs, Object::CronJob(cron_job("backup")));
     let mut j = job("shared-job", "backup");

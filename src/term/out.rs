@@ -17,7 +17,7 @@ impl Out {
 
     pub fn line(&self, s: impl AsRef<str>) {
         // Lines quote annotation values and names from the cluster: control characters are
-        // shown, never sent to the terminal (issue 9). The tool's own lines have none.
+        // shown, never sent to the terminal (`report::visible`). The tool's own lines have none.
         let s = doctor::report::visible::text(s.as_ref());
         if self.to_stderr {
             eprintln!("{s}");

@@ -33,7 +33,8 @@ pub struct Row {
 
 impl Row {
     pub fn new(cj: &CronJob, r: &CronJobReport, wide: bool) -> Row {
-        // Every cell comes from the cluster: control characters are shown, never sent (issue 9).
+        // Every cell comes from the cluster: control characters are shown, never sent
+        // (`report::visible`).
         let shown = |s: &str| visible::one_line(s).into_owned();
         let problems = r
             .findings

@@ -1,9 +1,9 @@
 //! The dotted field paths the loader records positions for, as one fixed, sorted vocabulary.
 //!
 //! A CronJob carries some 25 recorded paths. Kept as owned `String`s in a `BTreeMap`, they
-//! took about 2.2 KB per CronJob, more than three times the YAML they came from (issue 9,
-//! memory on big inputs); as a 16-bit index into this list plus a position they take 12
-//! bytes each. A path outside the list (a fifth container, a Job's odd field) still works:
+//! took more memory than the YAML they came from (BENCHMARKS.md, "Big inputs: peak
+//! memory"); as a 16-bit index into this list plus a position they take 12 bytes each. A
+//! path outside the list (a fifth container, a Job's odd field) still works:
 //! [`crate::model::FieldPositions`] keeps it as an owned string.
 
 /// Every path `source::manifest` records for a CronJob or a Job, sorted (byte order, as

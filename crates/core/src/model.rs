@@ -562,8 +562,9 @@ mod tests {
 
 /// Labels or annotations: a short list kept sorted by key. An object carries a handful of
 /// each, and a `BTreeMap` allocates a node of eleven slots for its first entry — at hundreds
-/// of thousands of objects that was the largest part of the loaded model (issue 9). Reads
-/// like the map it replaces: `get`, `contains_key`, `iter` in key order, `map["key"]`.
+/// of thousands of objects that was the largest part of the loaded model (BENCHMARKS.md,
+/// "Big inputs: peak memory"). Reads like the map it replaces: `get`, `contains_key`, `iter`
+/// in key order, `map["key"]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StringMap(Vec<(String, String)>);
 

@@ -6,7 +6,8 @@ use crate::report::{CronJobReport, InputError};
 use crate::rules::Severity;
 
 /// The lint lines, gathered one CronJob at a time so that a caller can drop each CronJob's
-/// report once it is read (issue 9, memory on big inputs); the columns are aligned at the end.
+/// report once it is read (BENCHMARKS.md, "Big inputs: peak memory"); the columns are
+/// aligned at the end.
 pub struct Lines {
     show: Severity,
     rows: Vec<(String, Severity, &'static str, String)>,

@@ -167,7 +167,7 @@ pub fn header(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> R
 /// Each CronJob's report with its verified fix plan, in snapshot order, built when asked for.
 /// A caller that writes each one out and drops it holds one CronJob's report at a time
 /// instead of all of them: for a big input the whole report is several times the input's size
-/// (issue 9, memory on big inputs).
+/// (BENCHMARKS.md, "Big inputs: peak memory").
 pub fn cron_job_reports<'s>(
     snapshot: &'s Snapshot,
     opts: &'s Options<'s>,

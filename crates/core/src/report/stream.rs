@@ -1,11 +1,11 @@
 //! The report's JSON written straight to a writer. For a big input the JSON is several times
-//! the input's size (a 6 MB manifest gives 28 MB of `explain -o json`); building it as one
-//! `String` first, as `render::json::render` does, more than doubled the peak memory. The
+//! the input's size; building it as one `String` first, as `render::json::render` does, more
+//! than doubled the peak memory (BENCHMARKS.md, "Big inputs: peak memory"). The
 //! bytes are the same as that renderer's.
 //!
 //! [`write_json_each`] goes one step further for `lint` and `explain -f`: it builds each
 //! CronJob's report only when the writer reaches it and drops it once written, so the whole
-//! report never exists at once (issue 9: peak memory under 5x the input).
+//! report never exists at once.
 
 use std::cell::RefCell;
 use std::io::Write;

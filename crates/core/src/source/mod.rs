@@ -185,7 +185,7 @@ impl Loaded {
     /// Appends `other` (objects, diagnostics) after `self`'s.
     pub fn extend(&mut self, other: Loaded) {
         // Moving a list into an empty one instead of copying it: with one big file, copying
-        // held every object twice at the peak (issue 9, memory on big inputs).
+        // held every object twice at the peak (BENCHMARKS.md, "Big inputs: peak memory").
         append(&mut self.cron_jobs, other.cron_jobs);
         append(&mut self.jobs, other.jobs);
         append(&mut self.pods, other.pods);
