@@ -2,14 +2,13 @@
 //! the monitor's image): mimalloc's v2 line, tuned for a bounded peak. macOS and Windows keep
 //! the system allocator and this module is empty there.
 //!
-//! Why (BENCHMARKS.md, "scan -A at scale" and "The static Linux build"): at 10,000 CronJobs
-//! musl's own allocator made `scan -A` take 12-13 s of CPU, half of it in the kernel, and
-//! glibc's spent a fifth of the scan's CPU in malloc and free (5.3 s against 4.3 s, medians of
-//! five runs back to back, at the same ~135 MB peak). mimalloc's v3 line was faster still but
-//! peaked at 220-250 MB whatever its options (objects are parsed on one thread and freed on
-//! another, which v3 keeps pages for); v2 as it comes peaks at 150-160 MB because it commits
-//! whole segments and arenas up front. Committing both as they are used keeps the peak at the
-//! glibc build's.
+//! Why (the figures are in BENCHMARKS.md, "scan -A at scale" and "The static Linux build"):
+//! musl's own allocator made a large `scan -A` several times slower, much of it in the kernel,
+//! and glibc's spent a large share of the scan's CPU in malloc and free, at the same peak.
+//! mimalloc's v3 line was faster still but peaked far higher whatever its options (objects are
+//! parsed on one thread and freed on another, which v3 keeps pages for); v2 as it comes peaks
+//! higher too, because it commits whole segments and arenas up front. Committing both as they
+//! are used keeps the peak at the glibc build's.
 
 /// Set mimalloc's options before the work starts (they override `MIMALLOC_*` variables).
 #[cfg(target_os = "linux")]

@@ -49,8 +49,9 @@ fn meta<L: KeyFilter, A: KeyFilter, M: KeyFilter>(m: wire::Meta<L, A, M>) -> Obj
 
 /// `v` converted item by item into a vector of exactly its length. Not `collect()`: collecting
 /// a `vec::IntoIter` reuses the source buffer in place, so each converted vector kept the
-/// (larger) wire items' allocation for as long as the model object lived: 18 MB of a
-/// `scan -A`'s peak heap were Pods' container statuses held in wire-sized buffers.
+/// (larger) wire items' allocation for as long as the model object lived: a good part of
+/// `scan -A`'s peak heap was Pods' container statuses held in wire-sized buffers
+/// (BENCHMARKS.md, "scan -A at scale").
 fn moved<W, M>(v: Vec<W>, f: impl FnMut(W) -> M) -> Vec<M> {
     let mut out = Vec::with_capacity(v.len());
     out.extend(v.into_iter().map(f));

@@ -115,8 +115,8 @@ impl<'a> Lookup<'a> {
 }
 
 /// Whether the reports carry their verified fix plans. Verifying a plan re-runs the replay and
-/// the rules on each patched copy (about a tenth of `scan -A`'s CPU at 10,000 CronJobs), and
-/// only the JSON report shows plans: the table never does.
+/// the rules on each patched copy (a good part of `scan -A`'s CPU: BENCHMARKS.md, "scan -A at
+/// scale"), and only the JSON report shows plans: the table never does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Plans {
     Verified,

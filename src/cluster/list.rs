@@ -154,8 +154,9 @@ impl Pager {
 
 /// A page's items. Its text is checked to be UTF-8 once, as a whole, and then parsed as text:
 /// parsed as bytes, serde_json checks every string it keeps and every key it reads on its
-/// own (4 % of `scan -A`'s instructions at 2,000 CronJobs). A page that is not UTF-8 (the API
-/// server writes none) is parsed as bytes, which gives the same items or the same error.
+/// own, a cost that showed in `scan -A`'s profile (BENCHMARKS.md, "scan -A at scale"). A page
+/// that is not UTF-8 (the API server writes none) is parsed as bytes, which gives the same
+/// items or the same error.
 fn parse_page<W: DeserializeOwned>(body: &[u8]) -> Result<wire::List<W>, serde_json::Error> {
     match std::str::from_utf8(body) {
         Ok(text) => serde_json::from_str(text),

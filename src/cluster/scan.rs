@@ -44,10 +44,9 @@ use super::slices::{self, Plan};
 pub const CONCURRENCY: usize = 16;
 /// Namespaces that may be read ahead of the first one not yet handed out: what waits in
 /// memory is at most this many namespaces' objects. 4 slices of four lists make the
-/// [`CONCURRENCY`] requests; 16 held a fifth of the benchmark's cluster at once (142 MB peak
-/// RSS at 2,000 CronJobs), and at the full benchmark 6 → 4 took peak RSS from ~145 to
-/// ~123 MB with no measurable change in wall time, with or without 20 ms of latency (3
-/// saved a few MB more; measured back to back, `tools/bench/scan-notes.md`).
+/// [`CONCURRENCY`] requests; a larger window held much more of the cluster at once for no
+/// gain in wall time, with or without latency (the measurements: BENCHMARKS.md, "scan -A at
+/// scale", and `tools/bench/scan-notes.md`).
 pub const WINDOW: usize = 4;
 
 /// CronJobs per page of the CronJob list. That list is read whole before any other starts (it

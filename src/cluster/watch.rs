@@ -273,9 +273,9 @@ pub fn spawn_all(
     // Bookmarks on, initial lists paged by 2,000 (client-go pages by 500). kube's watcher
     // fetches a list's pages one after another, so the 100,000 Jobs of the benchmark were 200
     // round trips in a row; once the updates queue let fetching and storing overlap, bigger
-    // pages paid: ready at 10,000 CronJobs 3.65–3.9 s (500) -> 3.3–3.5 s (1,000) -> 3.0–3.2 s
-    // (2,000), for a higher transient peak while a list is read (VmHWM ~256 -> ~280 MiB; the
-    // memory is given back after the list, tools/bench/monitor-notes.md). A relist is rare in
+    // pages made the monitor ready sooner, for a higher transient peak while a list is read
+    // (the memory is given back after the list; BENCHMARKS.md, "monitor at scale", and
+    // tools/bench/monitor-notes.md). A relist is rare in
     // a long-running monitor; what it costs in round trips is paid again on every one.
     let base = watcher::Config::default().page_size(2000);
     set.spawn(run::<CronJobs>(

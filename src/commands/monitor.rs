@@ -157,9 +157,9 @@ async fn start(
     // Room for the watchers to run ahead of the store: kube's watcher asks for a list's next
     // page only once every item of the current one is handed on, so with a small queue (1,024,
     // shared by five streams) each page waited for the engine to store the last one, and
-    // fetching, parsing and storing ran one after another. 8,192 let them overlap: at 10,000
-    // CronJobs ready 4.2–4.7 s -> 3.65–3.9 s; 32,768 was no faster. At most ~8,000 parsed
-    // objects wait (tens of MB, only while a list is being read).
+    // fetching, parsing and storing ran one after another. 8,192 let them overlap and made
+    // the monitor ready sooner; 32,768 was no faster (BENCHMARKS.md, "monitor at scale"). At
+    // most ~8,000 parsed objects wait (only while a list is being read).
     let (tx, rx) = mpsc::channel(8192);
     let _watchers = watchers::spawn_all(api.client(), ns.as_deref(), shared.liveness.clone(), tx);
     let refresh = {

@@ -229,15 +229,14 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
 /// One CronJob's report as it sits inside the report's `cronJobs` array: pretty-printed as the
 /// renderer prints the whole report (two spaces a level), two levels deep. Written indented
 /// as it is serialised ([`Nested`]): indenting serde_json's own text afterwards
-/// (`str::replace` on every newline) cost ~1.5 % of `scan -A -o json`'s CPU at 10,000
-/// CronJobs.
+/// (`str::replace` on every newline) showed in `scan -A -o json`'s profile.
 pub(super) fn json_fragment(r: &CronJobReport) -> String {
     nested(r)
 }
 
 /// `value` pretty-printed two levels deep (see [`json_fragment`]).
 fn nested<T: serde::Serialize + ?Sized>(value: &T) -> String {
-    // A CronJob's report is about 6 KB at the benchmark population: one allocation mostly.
+    // A CronJob's report is a few KB: one allocation mostly.
     let mut out = Vec::with_capacity(8 << 10);
     out.extend_from_slice(INDENT);
     let mut ser = serde_json::Serializer::with_formatter(&mut out, Nested::default());

@@ -66,8 +66,8 @@ pub fn health_str(h: Health) -> &'static str {
 
 /// Diagnose the one CronJob of `snapshot` (a [`super::store::Store::subset`]) as `scan` does.
 /// Without the fix plan: no series or status line shows it (`/report` builds its own
-/// reports, plans included), and verifying a plan re-runs the rules on patched copies (at
-/// 10,000 CronJobs leaving it out took the first sync's CPU from 5.15 s to 4.45–4.87 s).
+/// reports, plans included), and verifying a plan re-runs the rules on patched copies, a
+/// good part of the first sync's CPU (BENCHMARKS.md, "monitor at scale").
 /// `opts.timeline` is not used: the summary needs [`LAST_RUN_SLOTS`], whoever calls.
 #[cfg(test)]
 pub fn evaluate(snapshot: &Snapshot, opts: &Options, grace_secs: i64) -> Option<Summary> {

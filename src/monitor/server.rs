@@ -326,7 +326,7 @@ fn write_document(shared: &Shared, now: Timestamp, out: &mut ChunkSender) -> io:
 }
 
 /// [`document`] written to `out` as it is built, one CronJob's report at a time (the whole
-/// document never exists at once: 17 MB at 2,000 CronJobs). The store is locked only to read
+/// document never exists at once: it is megabytes at scale). The store is locked only to read
 /// the keys and, in `cut`, one CronJob at a time: building 10,000 reports takes seconds, and
 /// holding the lock that long would hold up the engine (every change, every timer) behind a
 /// `/report`. Each CronJob is diagnosed from a consistent snapshot of itself, as in `scan`,

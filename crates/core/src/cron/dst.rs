@@ -134,7 +134,8 @@ fn named_times(s: &SpecSchedule, d: Date) -> Vec<DateTime> {
 ///
 /// Shared across CronJobs: a scan of 10,000 CronJobs asks this for a few hundred distinct
 /// (schedule, zone) pairs, several times each (dst-gap, dst-repeat), and a year of
-/// transitions was a fifth of the scan's CPU. Answers are kept per thread ([`memo`]).
+/// transitions was a large share of the scan's CPU (BENCHMARKS.md, "scan -A at scale").
+/// Answers are kept per thread ([`memo`]).
 pub fn effects(
     sched: &Schedule,
     local: &TimeZone,

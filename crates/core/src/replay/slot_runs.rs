@@ -6,7 +6,8 @@
 //! the slots since `lastScheduleTime` (`slots::truth`), and `not-running` and
 //! `only-latest-missed-runs` list them again (`EffectiveSchedule::slots_in`): three walks of up
 //! to 10,000 robfig `Next` calls over the same run, in every re-check of the plan. At
-//! `scan -A` scale those walks were a tenth of the whole scan's CPU. The re-checks of one
+//! `scan -A` scale those walks were a good part of the whole scan's CPU (BENCHMARKS.md,
+//! "scan -A at scale"). The re-checks of one
 //! CronJob follow each other on one thread, so a handful of runs kept is enough.
 //!
 //! Exactness: every walk it replaces starts at `next(local(from))` and steps with `next` until

@@ -416,8 +416,9 @@ pub(super) fn plan_one(
 /// plans: a deadline or a retry limit): neither the replay nor any rule outside
 /// `rules::READS_JOB_TEMPLATE` reads the template, so what `cj`'s report gathered and found
 /// stands for them and only the template's rules run again. A re-check otherwise replays
-/// the controller and runs every rule (a tenth of `scan -A -o json`'s CPU at 10,000
-/// CronJobs). None: any other change, or the memos bypassed (the tests' fresh answers).
+/// the controller and runs every rule (a good part of `scan -A -o json`'s CPU:
+/// BENCHMARKS.md, "scan -A at scale"). None: any other change, or the memos bypassed (the
+/// tests' fresh answers).
 fn template_recheck(
     cj: &CronJob,
     patched: &CronJob,

@@ -8,7 +8,7 @@ pub use crate::model::namespace_of;
 use crate::model::{CronJob, Event, Job, Pod, Snapshot};
 
 /// The index's maps hash with foldhash, seeded per process (keys are names from the cluster,
-/// so not predictable ones): SipHash, the standard one, was ~2 % of `scan -A`'s CPU here.
+/// so not predictable ones): SipHash, the standard one, showed in `scan -A`'s profile here.
 type HashMap<K, V> = StdHashMap<K, V, foldhash::fast::RandomState>;
 
 pub struct Index<'a> {
