@@ -12,12 +12,13 @@ use std::time::Instant;
 
 use doctor::model::CronJob;
 use doctor::replay::KubeVersion;
+use doctor::report::stream::{json_fragment, write_json_around};
 use doctor::report::{CronJobReport, Health, Options, Report};
 use jiff::Timestamp;
 use serde_json::{Value, json};
 
 use super::report_cmd::{LiveReplayFlags, LiveStart, live_replay_flags, live_start};
-use super::scan::{Diagnosed, Entry, controller_lag_of, json_fragment, write_json_around};
+use super::scan::{Diagnosed, Entry, controller_lag_of};
 use crate::cli::{ScanArgs, ScanFormat};
 use crate::cluster::diagnose::Plans;
 use crate::cluster::fleet::{self, Deadline};

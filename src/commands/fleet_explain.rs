@@ -7,11 +7,11 @@
 use std::io::Write;
 
 use doctor::render::{explain, style::Style};
+use doctor::report::stream::write_json_around;
 use doctor::report::{self, Health, Options, Report};
 
 use super::fleet::{ContextSummary, context_note, fleet_frame, fragment_in_context};
 use super::report_cmd::{LiveReplayFlags, LiveStart, live_replay_flags, live_start};
-use super::scan::write_json_around;
 use crate::cli::{ExplainArgs, ReportFormat};
 use crate::cluster::fleet::{self, Deadline};
 use crate::cluster::{self, fetch};

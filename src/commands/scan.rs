@@ -2,12 +2,12 @@
 //! namespace while the lists are still arriving, as a table worst first (or the report JSON,
 //! in namespace/name order).
 
-use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use doctor::model::CronJob;
+use doctor::report::stream::{JsonStream, json_fragment};
 use doctor::report::{CronJobReport, Health, Options};
 
 use super::report_cmd::{LiveStart, live_replay_flags, live_start};
@@ -226,204 +226,12 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
     Ok(code)
 }
 
-/// One CronJob's report as it sits inside the report's `cronJobs` array: pretty-printed as the
-/// renderer prints the whole report (two spaces a level), two levels deep. Written indented
-/// as it is serialised ([`Nested`]): indenting serde_json's own text afterwards
-/// (`str::replace` on every newline) showed in `scan -A -o json`'s profile.
-pub(super) fn json_fragment(r: &CronJobReport) -> String {
-    nested(r)
-}
-
-/// `value` pretty-printed two levels deep (see [`json_fragment`]).
-fn nested<T: serde::Serialize + ?Sized>(value: &T) -> String {
-    // A CronJob's report is a few KB: one allocation mostly.
-    let mut out = Vec::with_capacity(8 << 10);
-    out.extend_from_slice(INDENT);
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, Nested::default());
-    if value.serialize(&mut ser).is_err() {
-        return "    {}".into();
-    }
-    // serde_json writes UTF-8 only.
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-}
-
-/// Two levels of the report's indentation: where a fragment's lines start.
-const INDENT: &[u8] = b"    ";
-
-/// serde_json's pretty layout (a value per line, two spaces a level, `"key": value`, empty
-/// arrays and objects as `[]` and `{}`) with every line starting at [`INDENT`].
-#[derive(Default)]
-struct Nested {
-    depth: usize,
-    /// Whether the array or object being written has a value yet (its end goes on a line of
-    /// its own then).
-    has_value: bool,
-}
-
-impl Nested {
-    /// A new line at the current depth, in one write where it fits (a write per piece cost
-    /// as much as the rest of the layout).
-    fn line<W: Write + ?Sized>(&self, w: &mut W) -> std::io::Result<()> {
-        const LINE: &[u8; 64] =
-            b"\n                                                               ";
-        let width = 1 + INDENT.len() + 2 * self.depth;
-        match LINE.get(..width) {
-            Some(line) => w.write_all(line),
-            None => {
-                w.write_all(&LINE[..1 + INDENT.len()])?;
-                (0..self.depth).try_for_each(|_| w.write_all(b"  "))
-            }
-        }
-    }
-
-    fn open<W: Write + ?Sized>(&mut self, w: &mut W, bracket: &[u8]) -> std::io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        w.write_all(bracket)
-    }
-
-    fn close<W: Write + ?Sized>(&mut self, w: &mut W, bracket: &[u8]) -> std::io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            self.line(w)?;
-        }
-        w.write_all(bracket)
-    }
-
-    fn item<W: Write + ?Sized>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
-        if !first {
-            w.write_all(b",")?;
-        }
-        self.line(w)
-    }
-}
-
-impl serde_json::ser::Formatter for Nested {
-    fn begin_array<W: Write + ?Sized>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.open(w, b"[")
-    }
-    fn end_array<W: Write + ?Sized>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.close(w, b"]")
-    }
-    fn begin_array_value<W: Write + ?Sized>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        self.item(w, first)
-    }
-    fn end_array_value<W: Write + ?Sized>(&mut self, _: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-    fn begin_object<W: Write + ?Sized>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.open(w, b"{")
-    }
-    fn end_object<W: Write + ?Sized>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.close(w, b"}")
-    }
-    fn begin_object_key<W: Write + ?Sized>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        self.item(w, first)
-    }
-    fn begin_object_value<W: Write + ?Sized>(&mut self, w: &mut W) -> std::io::Result<()> {
-        w.write_all(b": ")
-    }
-    fn end_object_value<W: Write + ?Sized>(&mut self, _: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-}
-
-/// The rendered frame `head` (its `cronJobs` empty) with `fragments` written into it.
-pub(super) fn write_json_around(
-    out: &mut impl Write,
-    head: &str,
-    fragments: &[String],
-) -> std::io::Result<()> {
-    let mut s = JsonStream::new(out, head);
-    for f in fragments {
-        s.fragment(f);
-    }
-    s.finish(head)
-}
-
-/// `"cronJobs": []` as the renderer writes an empty list: where the fragments go.
-const EMPTY_CRON_JOBS: &str = "\"cronJobs\": []";
-
-/// The report JSON written as its CronJob fragments arrive: the frame's text up to the
-/// `cronJobs` list before the first fragment, the rest of the frame at the end. The frame's
-/// fields before `cronJobs` (schema, now, version, zone) are known before the first
-/// CronJob is diagnosed; those after it (errors, notes) are given to [`JsonStream::finish`].
-/// The same bytes as the renderer on the whole report.
-pub(super) struct JsonStream<W: Write> {
-    out: W,
-    /// The frame's text before `"cronJobs": []`; None if it had no such list (not a frame).
-    before: Option<String>,
-    written: usize,
-    /// The first write error (a closed pipe): nothing more is written after it.
-    failed: Option<std::io::Error>,
-}
-
-impl<W: Write> JsonStream<W> {
-    /// `head`: a rendered frame, its `cronJobs` empty (its notes do not matter here).
-    pub(super) fn new(out: W, head: &str) -> Self {
-        JsonStream {
-            out,
-            before: head
-                .split_once(EMPTY_CRON_JOBS)
-                .map(|(before, _)| before.to_string()),
-            written: 0,
-            failed: None,
-        }
-    }
-
-    /// One CronJob's fragment ([`json_fragment`]), after those given before it.
-    pub(super) fn fragment(&mut self, fragment: &str) {
-        let Some(before) = &self.before else { return };
-        if self.failed.is_some() {
-            return;
-        }
-        let first = self.written == 0;
-        let wrote = (|| {
-            if first {
-                self.out.write_all(before.as_bytes())?;
-                self.out.write_all(b"\"cronJobs\": [\n")?;
-            } else {
-                self.out.write_all(b",\n")?;
-            }
-            self.out.write_all(fragment.as_bytes())
-        })();
-        self.written += 1;
-        if let Err(e) = wrote {
-            self.failed = Some(e);
-        }
-    }
-
-    /// The end of the document: `head` is the final rendered frame (with the notes), its
-    /// `cronJobs` empty; written whole when no fragment came.
-    pub(super) fn finish(mut self, head: &str) -> std::io::Result<()> {
-        if let Some(e) = self.failed.take() {
-            return Err(e);
-        }
-        match head.split_once(EMPTY_CRON_JOBS) {
-            Some((_, after)) if self.written > 0 => {
-                self.out.write_all(b"\n  ]")?;
-                self.out.write_all(after.as_bytes())?;
-            }
-            _ => self.out.write_all(head.as_bytes())?,
-        }
-        self.out.flush()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use doctor::report::Report;
+    use doctor::report::stream::write_json_around;
+    use std::io::Write;
 
     /// The report JSON from its frame and the CronJob fragments, written piece by piece: the
     /// same bytes as `render::json` on the whole report, without ever holding it all at once.
@@ -506,61 +314,5 @@ mod tests {
                 "{n} CronJobs"
             );
         }
-    }
-
-    /// The fragment layout is serde_json's pretty one, two levels in, at any depth (deeper
-    /// than a line of spaces reaches) and for empty arrays and objects.
-    #[test]
-    fn fragments_are_pretty_json_two_levels_in() {
-        let mut v = serde_json::json!({"a": [1, {"b": []}, {}], "c": "x\ny", "d": null});
-        for depth in 0..40 {
-            v = serde_json::json!({"k": [v, depth], "e": {}});
-        }
-        let pretty = serde_json::to_string_pretty(&v).unwrap();
-        assert_eq!(
-            nested(&v),
-            format!("    {}", pretty.replace('\n', "\n    "))
-        );
-        assert_eq!(nested(&serde_json::json!([])), "    []");
-    }
-
-    /// Accepts `room` bytes, then fails as a closed pipe does.
-    struct ClosesAfter {
-        room: usize,
-        got: Vec<u8>,
-    }
-
-    impl Write for ClosesAfter {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            if self.room == 0 {
-                return Err(std::io::ErrorKind::BrokenPipe.into());
-            }
-            let n = buf.len().min(self.room);
-            self.room -= n;
-            self.got.extend_from_slice(&buf[..n]);
-            Ok(n)
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    #[test]
-    fn a_closed_pipe_stops_the_stream_and_is_reported_at_the_end() {
-        let head = "{\n  \"cronJobs\": [],\n  \"notes\": []\n}\n";
-        let mut out = ClosesAfter {
-            room: 20,
-            got: Vec::new(),
-        };
-        let mut s = JsonStream::new(&mut out, head);
-        for _ in 0..3 {
-            s.fragment("    {\"x\": 1}");
-        }
-        let e = s.finish(head).unwrap_err();
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe);
-        // What fitted, and nothing tried after the first failure.
-        let mut whole = Vec::new();
-        write_json_around(&mut whole, head, &vec!["    {\"x\": 1}".to_string(); 3]).unwrap();
-        assert_eq!(out.got, whole[..20]);
     }
 }
