@@ -171,50 +171,9 @@ pub fn rfc3339(t: Timestamp) -> String {
     t.to_string()
 }
 
-/// Go's `%q` (`strconv.Quote`) for the strings that appear in event messages. Printability
-/// follows Go's `unicode.IsPrint` for the characters that plausibly occur (controls, the
-/// non-ASCII spaces, format characters); other non-ASCII characters are kept as-is.
-pub fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c if !go_is_print(c) => {
-                if (c as u32) < 0x10000 {
-                    out.push_str(&format!("\\u{:04x}", c as u32));
-                } else {
-                    out.push_str(&format!("\\U{:08x}", c as u32));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-fn go_is_print(c: char) -> bool {
-    let u = c as u32;
-    if u < 0x80 {
-        return (0x20..0x7f).contains(&u);
-    }
-    // C1 controls, non-ASCII spaces (Zs/Zl/Zp) and common format characters (Cf).
-    !matches!(u,
-        0x80..=0xa0 | 0xad | 0x1680 | 0x2000..=0x200f | 0x2028..=0x202f | 0x205f..=0x206f
-        | 0x3000 | 0xfeff | 0xfff9..=0xfffb | 0xe000..=0xf8ff)
-}
+/// Go's `%q` (`strconv.Quote`) for the strings that appear in event messages: the schedule
+/// engine's own, which quotes robfig's errors and follows Go's `strconv.IsPrint` exactly.
+pub use schedule::strconv_quote as go_quote;
 
 #[cfg(test)]
 mod tests {

@@ -85,7 +85,7 @@ pub(crate) fn is_go_print(c: char) -> bool {
 const LOWER_HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// Go's `strconv.Quote` for valid UTF-8 (all a Rust `&str` can hold).
-pub(crate) fn strconv_quote(s: &str) -> String {
+pub fn strconv_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {

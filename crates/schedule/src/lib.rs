@@ -38,6 +38,8 @@ mod parse;
 mod skip;
 mod zone_memo;
 
+pub use go_text::strconv_quote;
+
 /// The star bit robfig keeps in bit 63 of a field (set by `*`, `?`, `*/1` and descriptors).
 pub const STAR_BIT: u64 = 1 << 63;
 
