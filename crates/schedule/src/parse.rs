@@ -34,19 +34,22 @@ const DOM: Bounds = Bounds {
     max: 31,
     names: &[],
 };
-/// Month names; index + 1 is the value.
+/// The month names robfig reads (after `strings.ToLower`); index + 1 is the value.
+pub const MONTH_NAMES: [&str; 12] = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+/// The weekday names robfig reads (after `strings.ToLower`); the index is the value
+/// (Sunday = 0).
+pub const DAY_NAMES: [&str; 7] = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
 const MONTHS: Bounds = Bounds {
     min: 1,
     max: 12,
-    names: &[
-        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-    ],
+    names: &MONTH_NAMES,
 };
-/// Weekday names; the index is the value (Sunday = 0).
 const DOW: Bounds = Bounds {
     min: 0,
     max: 6,
-    names: &["sun", "mon", "tue", "wed", "thu", "fri", "sat"],
+    names: &DAY_NAMES,
 };
 
 fn fail(message: String) -> ParseError {

@@ -2,6 +2,8 @@
 //! what the person typed rather than robfig's bit sets: which items have steps, where a step
 //! starts and ends, which values a field selects.
 
+use schedule::{DAY_NAMES, MONTH_NAMES};
+
 /// Bounds of the five fields, in order, with their names.
 pub(super) const FIELDS: [(&str, u32, u32); 5] = [
     ("minute", 0, 59),
@@ -10,11 +12,6 @@ pub(super) const FIELDS: [(&str, u32, u32); 5] = [
     ("month", 1, 12),
     ("day-of-week", 0, 6),
 ];
-
-const MONTHS: [&str; 12] = [
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-];
-const DAYS: [&str; 7] = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
 
 /// One comma-separated item: `start-end/step` resolved as robfig does (`*` → full range,
 /// `a/n` → `a-hi/n`).
@@ -30,11 +27,11 @@ pub(super) struct Item {
 fn value(field: usize, t: &str) -> Option<u32> {
     let lower = t.to_ascii_lowercase();
     let named = match field {
-        3 => MONTHS
+        3 => MONTH_NAMES
             .iter()
             .position(|m| *m == lower)
             .map(|i| i as u32 + 1),
-        4 => DAYS.iter().position(|d| *d == lower).map(|i| i as u32),
+        4 => DAY_NAMES.iter().position(|d| *d == lower).map(|i| i as u32),
         _ => None,
     };
     named.or_else(|| t.trim_start_matches('+').parse().ok())
