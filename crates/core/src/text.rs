@@ -137,6 +137,18 @@ pub fn and_list(items: &[String]) -> String {
     }
 }
 
+/// The days of the week in English, `DAYS[0]` = "Sunday" (as a schedule's day-of-week field
+/// counts).
+pub const DAYS: [&str; 7] = [
+    "Sunday",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+];
+
 /// The months in English, `MONTHS[1]` = "January" (a schedule's month field counts from 1).
 pub const MONTHS: [&str; 13] = [
     "",

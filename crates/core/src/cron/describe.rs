@@ -4,17 +4,7 @@
 use schedule::{STAR_BIT, ScheduleKind, SpecSchedule};
 
 use super::values;
-use crate::text::{MONTHS, and_list};
-
-const DAYS: [&str; 7] = [
-    "Sunday",
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-];
+use crate::text::{DAYS, MONTHS, and_list};
 
 fn is_full(bits: u64, lo: u32, hi: u32) -> bool {
     (lo..=hi).all(|v| bits & (1u64 << v) != 0)

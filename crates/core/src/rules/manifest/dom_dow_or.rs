@@ -8,7 +8,7 @@ use schedule::{STAR_BIT, ScheduleKind};
 use super::common::Fields;
 use crate::cron::values;
 use crate::rules::{Context, Finding, Rule, Severity};
-use crate::text::and_list;
+use crate::text::{DAYS, and_list};
 
 pub static RULE: Rule = Rule {
     id: "CJD028",
@@ -53,16 +53,6 @@ spec:
     example_now: "2026-11-20T12:00:00Z",
     check,
 };
-
-const DAYS: [&str; 7] = [
-    "Sunday",
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-];
 
 /// `*/n` or `?/n` with n > 1: a star for Vixie cron, not for robfig.
 fn star_step(token: &str) -> bool {
