@@ -120,16 +120,11 @@ pub fn cron_job(w: wire::CronJob) -> CronJob {
             },
         },
         status: CronJobStatus {
-            active: w
-                .status
-                .active
-                .into_iter()
-                .map(|a| ObjectReference {
-                    name: a.name,
-                    namespace: a.namespace,
-                    uid: a.uid,
-                })
-                .collect(),
+            active: moved(w.status.active, |a| ObjectReference {
+                name: a.name,
+                namespace: a.namespace,
+                uid: a.uid,
+            }),
             last_schedule_time: w.status.last_schedule_time,
             last_successful_time: w.status.last_successful_time,
         },
