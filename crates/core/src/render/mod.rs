@@ -3,6 +3,7 @@
 
 pub mod catalogue;
 pub mod explain;
+pub mod fleet;
 pub mod input_errors;
 pub mod json;
 pub mod lint;
