@@ -9,6 +9,7 @@ pub mod json;
 pub mod lint;
 pub mod next;
 pub mod sarif;
+pub mod scan_rows;
 pub mod slot;
 pub mod style;
 pub mod wrap;
