@@ -8,7 +8,6 @@ use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use serde::Serialize;
 
-use crate::model::Snapshot;
 use crate::replay::KubeVersion;
 use crate::report::{self, CronJobReport, Options, Report};
 
@@ -113,11 +112,7 @@ pub fn frame(
         timeline: 0,
         severities: crate::config::NO_OVERRIDES,
     };
-    let head = Snapshot {
-        notes,
-        ..Default::default()
-    };
-    let frame = report::header(&head, Vec::new(), &opts);
+    let frame = report::frame(notes, &opts);
     // Every field of the frame by name: a field added to `Report` fails to compile here
     // instead of going missing from the fleet's document.
     let Report {
