@@ -7,9 +7,11 @@
 use doctor::actions::FIELD_MANAGER;
 use doctor::actions::changes::changes;
 use doctor::actions::suspend::PlannedPatch;
-use doctor::model::{CronJob, Job};
-use jiff::Timestamp;
+use doctor::model::CronJob;
 use serde_json::Value;
+
+// What `suspend` and `unsuspend` make of a reading: pure, in the core.
+pub use doctor::actions::suspend_preview::{Evaluation, State};
 
 use super::session::Session;
 use super::{no_terminal, write_failure};
@@ -24,29 +26,6 @@ use crate::term::out::{Out, request_text};
 
 /// Conflicts re-evaluated before giving up (someone keeps writing the object).
 pub const MAX_CONFLICT_RETRIES: u32 = 3;
-
-/// One reading of the cluster.
-pub struct State {
-    pub cj: CronJob,
-    /// None when the command does not need them or may not list them.
-    pub jobs: Option<Vec<Job>>,
-    /// The API server's clock at the reading.
-    pub now: Timestamp,
-}
-
-/// What a command makes of a reading.
-pub struct Evaluation {
-    /// Printed before anything is sent.
-    pub preview: Vec<String>,
-    /// Sent in order; empty when there is nothing to do.
-    pub patches: Vec<PlannedPatch>,
-    /// Said when `patches` is empty.
-    pub nothing_to_do: String,
-    /// `Suspend backup in ops now?`
-    pub question: String,
-    /// `suspended` / `resumed`, for the result line.
-    pub done: &'static str,
-}
 
 /// How the loop ended (every ending is a success: exit 0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! `report::build` for a whole cluster, fast: the same reports, built one CronJob at a time
-//! from a small snapshot holding only that CronJob's related objects, one namespace at a time
-//! as `scan` completes them, on every core.
+//! from a small snapshot holding only that CronJob's related objects (the core's
+//! `report::relation`), one namespace at a time as `scan` completes them, on every core.
 //!
 //! Why: `report::build` hands the replay *all* Jobs of the snapshot, and the replay filters
 //! them per CronJob (`owned_jobs`, the namespace's Jobs for GET look-ups), so one call over
@@ -9,110 +9,14 @@
 //! what they can look up gives the identical result (a unit test holds this to account
 //! against the one-call build on every example).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
 use doctor::model::{CronJob, Snapshot};
-use doctor::names::digits_suffix;
-use doctor::report::index::namespace_of;
-use doctor::report::{self, CronJobReport, Options, Report};
-
-/// Look-ups into the big snapshot, by (namespace, name).
-struct Lookup<'a> {
-    /// Jobs by the names of their owners (any ownerReference).
-    by_owner: HashMap<(&'a str, &'a str), Vec<usize>>,
-    /// Jobs by name.
-    by_name: HashMap<(&'a str, &'a str), usize>,
-    /// Jobs whose name is `<prefix>-<digits>`, by prefix: the names the controller gives.
-    by_prefix: HashMap<(&'a str, &'a str), Vec<usize>>,
-    pods_by_job: HashMap<(&'a str, &'a str), Vec<usize>>,
-    events_by_object: HashMap<(&'a str, &'a str), Vec<usize>>,
-}
-
-impl<'a> Lookup<'a> {
-    fn new(s: &'a Snapshot) -> Self {
-        let mut l = Lookup {
-            by_owner: HashMap::new(),
-            by_name: HashMap::new(),
-            by_prefix: HashMap::new(),
-            pods_by_job: HashMap::new(),
-            events_by_object: HashMap::new(),
-        };
-        for (i, j) in s.jobs.iter().enumerate() {
-            let ns = namespace_of(&j.meta.namespace);
-            for o in &j.meta.owner_references {
-                l.by_owner.entry((ns, o.name.as_str())).or_default().push(i);
-            }
-            l.by_name.insert((ns, j.meta.name.as_str()), i);
-            if let Some(p) = digits_suffix(&j.meta.name) {
-                l.by_prefix.entry((ns, p)).or_default().push(i);
-            }
-        }
-        for (i, p) in s.pods.iter().enumerate() {
-            if let Some(job) = p.job_name() {
-                l.pods_by_job
-                    .entry((namespace_of(&p.meta.namespace), job))
-                    .or_default()
-                    .push(i);
-            }
-        }
-        for (i, e) in s.events.iter().enumerate() {
-            l.events_by_object
-                .entry((e.filed_namespace(), e.involved_object.name.as_str()))
-                .or_default()
-                .push(i);
-        }
-        l
-    }
-
-    /// The small snapshot for `cj`: related Jobs, their Pods, Events about any of them.
-    fn subset(&self, s: &Snapshot, cj: &CronJob) -> Snapshot {
-        let ns = namespace_of(&cj.meta.namespace);
-        let name = cj.meta.name.as_str();
-        let mut jobs: Vec<usize> = Vec::new();
-        jobs.extend(self.by_owner.get(&(ns, name)).into_iter().flatten());
-        jobs.extend(self.by_prefix.get(&(ns, name)).into_iter().flatten());
-        for a in &cj.status.active {
-            jobs.extend(
-                self.by_name
-                    .get(&(namespace_of(&a.namespace), a.name.as_str())),
-            );
-        }
-        // Keep the big snapshot's order (the core's output follows it) and drop duplicates.
-        jobs.sort_unstable();
-        jobs.dedup();
-        let mut pods: Vec<usize> = Vec::new();
-        for &j in &jobs {
-            pods.extend(
-                self.pods_by_job
-                    .get(&(ns, s.jobs[j].meta.name.as_str()))
-                    .into_iter()
-                    .flatten(),
-            );
-        }
-        pods.sort_unstable();
-        pods.dedup();
-        let mut events: Vec<usize> = Vec::new();
-        let names = std::iter::once(name)
-            .chain(jobs.iter().map(|&j| s.jobs[j].meta.name.as_str()))
-            .chain(pods.iter().map(|&p| s.pods[p].meta.name.as_str()));
-        for n in names {
-            events.extend(self.events_by_object.get(&(ns, n)).into_iter().flatten());
-        }
-        events.sort_unstable();
-        events.dedup();
-        Snapshot {
-            cron_jobs: vec![cj.clone()],
-            jobs: jobs.iter().map(|&i| s.jobs[i].clone()).collect(),
-            pods: pods.iter().map(|&i| s.pods[i].clone()).collect(),
-            events: events.iter().map(|&i| s.events[i].clone()).collect(),
-            evidence: s.evidence,
-            notes: Vec::new(),
-        }
-    }
-}
+use doctor::report::relation::Relations;
+use doctor::report::{self, CronJobReport, Options};
 
 /// Whether the reports carry their verified fix plans. Verifying a plan re-runs the replay and
 /// the rules on each patched copy (a good part of `scan -A`'s CPU: BENCHMARKS.md, "scan -A at
@@ -140,22 +44,15 @@ pub fn diagnose(
     opts: &Options,
     plans: Plans,
 ) -> Vec<CronJobReport> {
-    let lookup = Lookup::new(bucket);
+    let relations = Relations::new(bucket);
     bucket.cron_jobs[range]
         .iter()
-        .flat_map(|cj| reports(&lookup.subset(bucket, cj), opts, plans))
+        .flat_map(|cj| reports(&relations.subset(bucket, cj), opts, plans))
         .collect()
 }
 
-/// The report's frame: everything but the CronJobs (schema version, now, version, zone,
-/// notes), as `report::build` writes it.
-pub fn frame(notes: Vec<String>, opts: &Options) -> Report {
-    let head = Snapshot {
-        notes,
-        ..Default::default()
-    };
-    report::build(&head, Vec::new(), opts)
-}
+/// The report's frame: everything but the CronJobs.
+pub use doctor::report::frame;
 
 /// Above this many CronJob × Job pairs in a namespace, `report::build` on the whole namespace
 /// (whose replay scans every Job of it per CronJob) costs more than per-CronJob snapshots.

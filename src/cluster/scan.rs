@@ -26,6 +26,7 @@ use std::sync::atomic::Ordering;
 
 use doctor::model::{CronJob, Event, Evidence, Snapshot};
 use doctor::report::index::namespace_of;
+use doctor::report::relation::is_evidence_kind;
 use serde::de::DeserializeOwned;
 use tokio::sync::{Semaphore, mpsc, watch};
 
@@ -274,8 +275,7 @@ impl Spawner {
                     pager,
                     from,
                     |w: wire::Event| {
-                        matches!(w.involved_object.kind.as_str(), "CronJob" | "Job" | "Pod")
-                            .then(|| convert::event(w))
+                        is_evidence_kind(&w.involved_object.kind).then(|| convert::event(w))
                     },
                     Batch::Events,
                     seen,

@@ -11,11 +11,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use doctor::model::CronJob;
+pub(super) use doctor::render::fleet::ContextSummary;
 use doctor::replay::KubeVersion;
-use doctor::report::stream::{json_fragment, write_json_around};
-use doctor::report::{CronJobReport, Health, Options, Report};
+use doctor::report::stream::write_json_around;
+use doctor::report::{CronJobReport, Health, Options};
 use jiff::Timestamp;
-use serde_json::{Value, json};
 
 use super::report_cmd::{LiveReplayFlags, LiveStart, live_replay_flags, live_start};
 use super::scan::{Diagnosed, Entry, controller_lag_of};
@@ -29,32 +29,9 @@ use crate::term::progress::{self, PROGRESS_DELAY, thousands};
 use crate::term::scan_table::{Row, table};
 use crate::term::{emit, use_color};
 
-/// What one context of the fleet was, for the report's `contexts[]` and its frame.
-#[derive(Clone, Debug)]
-pub(super) struct ContextSummary {
-    pub context: String,
-    /// The namespace read (None: all of them, or not read at all).
-    pub namespace: Option<String>,
-    /// The cluster's "now" and controller version (None when it could not be read).
-    pub now: Option<Timestamp>,
-    pub version: Option<KubeVersion>,
-    pub cron_jobs: Option<usize>,
-    /// Why it could not be read: one line.
-    pub error: Option<String>,
-}
-
-impl ContextSummary {
-    /// A context that could not be read, and why (one line).
-    pub(super) fn failed(context: &str, e: &Error) -> ContextSummary {
-        ContextSummary {
-            context: context.to_string(),
-            namespace: None,
-            now: None,
-            version: None,
-            cron_jobs: None,
-            error: Some(fleet::one_line(e)),
-        }
-    }
+/// A context that could not be read, and why (one line).
+pub(super) fn failed(context: &str, e: &Error) -> ContextSummary {
+    ContextSummary::failed(context, fleet::one_line(e))
 }
 
 /// One context's scan: its summary, its notes (already naming the context) and its results.
@@ -70,10 +47,28 @@ pub(super) fn context_note(context: &str, note: &str) -> String {
     format!("context {}: {note}", fleet::shown(context))
 }
 
-/// A CronJob's JSON fragment ([`json_fragment`]) with its context first.
-pub(super) fn fragment_in_context(context: &str, r: &CronJobReport) -> String {
-    let name = serde_json::to_string(context).unwrap_or_else(|_| "\"\"".into());
-    json_fragment(r).replacen("{\n", &format!("{{\n      \"context\": {name},\n"), 1)
+/// A CronJob's JSON fragment with its context first ([`doctor::render::fleet::fragment`]).
+pub(super) fn fragment_in_context(context: &str, report: &CronJobReport) -> String {
+    doctor::render::fleet::fragment(context, report)
+}
+
+/// The report frame of a fleet ([`doctor::render::fleet::frame`]), `cronJobs` still empty;
+/// without a readable context, `now` and `kubeVersion` are the flags', else the local clock
+/// and the newest release.
+pub(super) fn fleet_frame(
+    summaries: &[ContextSummary],
+    notes: Vec<String>,
+    zone_name: &str,
+    flag_now: Option<Timestamp>,
+    flag_version: Option<KubeVersion>,
+) -> String {
+    doctor::render::fleet::frame(
+        summaries,
+        notes,
+        zone_name,
+        flag_now.unwrap_or_else(Timestamp::now),
+        flag_version.unwrap_or(KubeVersion::NEWEST),
+    )
 }
 
 /// One scan across contexts: the flags every context shares, checked once before any
@@ -126,7 +121,7 @@ pub(super) fn scan(a: &ScanArgs, contexts: &[String], started: Instant) -> Resul
         .zip(results)
         .map(|(name, r)| {
             r.unwrap_or_else(|e| ContextScan {
-                summary: ContextSummary::failed(name, &e),
+                summary: failed(name, &e),
                 notes: Vec::new(),
                 diagnosed: Vec::new(),
             })
@@ -360,118 +355,20 @@ fn report(s: &FleetScan<'_>, results: Vec<ContextScan>, started: Instant) -> Res
     Ok(code)
 }
 
-/// The report frame of a fleet (rendered, `cronJobs` still empty): `now` and `kubeVersion` of
-/// the first context that could be read (else `--now`/the local clock and `--kube-version`/
-/// the newest), every context in `contexts[]`, and one `errors[]` entry per context that
-/// could not be read.
-pub(super) fn fleet_frame(
-    summaries: &[ContextSummary],
-    notes: Vec<String>,
-    zone_name: &str,
-    flag_now: Option<Timestamp>,
-    flag_version: Option<KubeVersion>,
-) -> String {
-    let first = summaries.iter().find(|c| c.error.is_none());
-    let zone = jiff::tz::TimeZone::UTC;
-    let opts = Options {
-        now: first
-            .and_then(|c| c.now)
-            .or(flag_now)
-            .unwrap_or_else(Timestamp::now),
-        controller_zone_name: zone_name,
-        controller_zone: &zone,
-        version: first
-            .and_then(|c| c.version)
-            .or(flag_version)
-            .unwrap_or(KubeVersion::NEWEST),
-        timeline: 0,
-        severities: doctor::config::NO_OVERRIDES,
-    };
-    let frame: Report = diagnose::frame(notes, &opts);
-    let head = doctor::render::json::render(&frame);
-    let contexts: Vec<Value> = summaries
-        .iter()
-        .map(|c| {
-            json!({
-                "context": c.context,
-                "namespace": c.namespace,
-                "now": c.now.map(doctor::text::rfc3339),
-                "kubeVersion": c.version.map(|v| v.to_string()),
-                "cronJobs": c.cron_jobs,
-                "error": c.error,
-            })
-        })
-        .collect();
-    let errors: Vec<Value> = summaries
-        .iter()
-        .filter_map(|c| {
-            c.error
-                .as_ref()
-                .map(|e| json!({"context": c.context, "message": e}))
-        })
-        .collect();
-    let pretty = |v: &Vec<Value>| {
-        serde_json::to_string_pretty(v)
-            .unwrap_or_else(|_| "[]".into())
-            .replace('\n', "\n  ")
-    };
-    // The frame's `errors` is empty (nothing was read from files): the first `"errors": []`
-    // at the top level is its key (a string's quotes would be escaped).
-    head.replacen(
-        "\n  \"errors\": []",
-        &format!(
-            "\n  \"contexts\": {},\n  \"errors\": {}",
-            pretty(&contexts),
-            pretty(&errors)
-        ),
-        1,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{Value, json};
 
     #[test]
-    fn the_fleet_frame_names_every_context_and_each_failure() {
-        let now: Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
-        let summaries = vec![
-            ContextSummary {
-                context: "dead".into(),
-                namespace: None,
-                now: None,
-                version: None,
-                cron_jobs: None,
-                error: Some("no answer \"quoted\"".into()),
-            },
-            ContextSummary {
-                context: "prod".into(),
-                namespace: Some("ops".into()),
-                now: Some(now),
-                version: Some("1.31.2".parse().unwrap()),
-                cron_jobs: Some(3),
-                error: None,
-            },
-        ];
-        let head = fleet_frame(&summaries, vec!["a note".into()], "UTC", None, None);
-        let v: Value = serde_json::from_str(&head).unwrap();
-        assert_eq!(v["schemaVersion"], 1);
-        assert_eq!(v["now"], "2026-11-20T12:00:00Z");
-        assert_eq!(v["kubeVersion"], "1.31.2");
-        assert_eq!(v["cronJobs"], json!([]));
-        assert_eq!(
-            v["errors"],
-            json!([{"context": "dead", "message": "no answer \"quoted\""}])
-        );
-        assert_eq!(v["contexts"][1]["namespace"], "ops");
-        assert_eq!(v["contexts"][1]["cronJobs"], 3);
-        assert_eq!(v["contexts"][0]["error"], "no answer \"quoted\"");
-        assert_eq!(v["notes"], json!(["a note"]));
-        // The fragments still go where the renderer put `cronJobs`.
+    fn the_fragments_go_into_the_fleet_frame_where_cron_jobs_is() {
+        let dead = [ContextSummary::failed("dead", "no answer".into())];
+        let head = fleet_frame(&dead, vec!["a note".into()], "UTC", None, None);
         let mut out = Vec::new();
         write_json_around(&mut out, &head, &["    {\"x\": 1}".into()]).unwrap();
         let v: Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(v["cronJobs"], json!([{"x": 1}]));
         assert_eq!(v["errors"][0]["context"], "dead");
+        assert_eq!(v["notes"], json!(["a note"]));
     }
 }

@@ -10,7 +10,7 @@ use doctor::render::{explain, style::Style};
 use doctor::report::stream::write_json_around;
 use doctor::report::{self, Health, Options, Report};
 
-use super::fleet::{ContextSummary, context_note, fleet_frame, fragment_in_context};
+use super::fleet::{ContextSummary, context_note, failed, fleet_frame, fragment_in_context};
 use super::report_cmd::{LiveReplayFlags, LiveStart, live_replay_flags, live_start};
 use crate::cli::{ExplainArgs, ReportFormat};
 use crate::cluster::fleet::{self, Deadline};
@@ -49,7 +49,7 @@ pub(super) fn run(a: &ExplainArgs, name: &str, contexts: &[String]) -> Result<i3
         .zip(results)
         .map(|(ctx, r)| {
             r.unwrap_or_else(|e| ContextResult {
-                summary: ContextSummary::failed(ctx, &e),
+                summary: failed(ctx, &e),
                 found: None,
             })
         })

@@ -47,20 +47,6 @@ pub fn object_text(v: &Value, format: ObjectFormat) -> String {
     }
 }
 
-/// Preview lines as bullets; a line in parentheses continues the bullet above it.
-pub fn bullets(lines: &[String]) -> Vec<String> {
-    lines
-        .iter()
-        .map(|l| {
-            if l.starts_with('(') {
-                format!("    {l}")
-            } else {
-                format!("  • {l}")
-            }
-        })
-        .collect()
-}
-
 /// A request exactly as it would be sent (`--dry-run=client`).
 pub fn request_text(
     method: &str,
@@ -78,12 +64,6 @@ pub fn request_text(
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn parenthesised_lines_continue_the_bullet() {
-        let b = bullets(&["one run".into(), "(because)".into(), "next".into()]);
-        assert_eq!(b, ["  • one run", "    (because)", "  • next"]);
-    }
 
     #[test]
     fn objects_print_as_yaml_or_json() {

@@ -3,11 +3,13 @@
 
 pub mod catalogue;
 pub mod explain;
+pub mod fleet;
 pub mod input_errors;
 pub mod json;
 pub mod lint;
 pub mod next;
 pub mod sarif;
+pub mod scan_rows;
 pub mod slot;
 pub mod style;
 pub mod wrap;

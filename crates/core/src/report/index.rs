@@ -1,9 +1,11 @@
 //! Who belongs to whom: the Jobs a CronJob's controller counts as its own, the manual Jobs it
-//! ignores, their Pods, and the Events about any of them. Built once per snapshot so that a
-//! scan over thousands of CronJobs stays linear.
+//! ignores, their Pods, and the Events about any of them, as [`super::relation`] decides it
+//! for each object. Built once per snapshot so that a scan over thousands of CronJobs stays
+//! linear.
 
 use std::collections::HashMap as StdHashMap;
 
+use super::relation::{Owner, about, owner_of};
 pub use crate::model::namespace_of;
 use crate::model::{CronJob, Event, Job, Pod, Snapshot};
 
@@ -43,10 +45,16 @@ impl<'a> Index<'a> {
         for j in job_list {
             let ns = namespace_of(&j.meta.namespace);
             in_namespace.entry(ns).or_default().push(j);
-            if let Some(c) = j.meta.controller() {
-                owned.entry((ns, c.name.as_str())).or_default().push(j);
-            } else if let Some(o) = j.meta.owner_references.iter().find(|o| o.kind == "CronJob") {
-                manual.entry((ns, o.name.as_str())).or_default().push(j);
+            match owner_of(j) {
+                Some(Owner {
+                    name,
+                    controller: true,
+                }) => owned.entry((ns, name)).or_default().push(j),
+                Some(Owner {
+                    name,
+                    controller: false,
+                }) => manual.entry((ns, name)).or_default().push(j),
+                None => {}
             }
         }
         let mut pods: HashMap<_, Vec<&Pod>> = HashMap::default();
@@ -59,10 +67,7 @@ impl<'a> Index<'a> {
         }
         let mut events: HashMap<_, Vec<&Event>> = HashMap::default();
         for e in event_list {
-            events
-                .entry((e.filed_namespace(), e.involved_object.name.as_str()))
-                .or_default()
-                .push(e);
+            events.entry(about(e)).or_default().push(e);
         }
         Index {
             in_namespace,

@@ -7,6 +7,7 @@ pub mod fix;
 pub mod fix_edits;
 pub mod index;
 pub mod merge_patch;
+pub mod relation;
 pub mod retained_slots;
 pub mod slot;
 pub mod stream;
@@ -162,6 +163,17 @@ pub fn header(snapshot: &Snapshot, errors: Vec<InputError>, opts: &Options) -> R
         errors,
         notes: snapshot.notes.clone(),
     }
+}
+
+/// The report's frame: everything but the CronJobs (schema version, now, version, zone,
+/// `notes`), as [`build`] writes it. A caller that streams the CronJobs' reports in (`scan`,
+/// a fleet, the monitor's `/report`) starts from it.
+pub fn frame(notes: Vec<String>, opts: &Options) -> Report {
+    let head = Snapshot {
+        notes,
+        ..Default::default()
+    };
+    header(&head, Vec::new(), opts)
 }
 
 /// Each CronJob's report with its verified fix plan, in snapshot order, built when asked for.

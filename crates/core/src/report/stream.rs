@@ -46,11 +46,12 @@ pub fn write_json_each(
     s.finish(&head)
 }
 
-/// One CronJob's report as it sits inside the report's `cronJobs` array: pretty-printed as the
-/// renderer prints the whole report (two spaces a level), two levels deep. Written indented
-/// as it is serialised ([`Nested`]): indenting serde_json's own text afterwards
-/// (`str::replace` on every newline) showed in `scan -A -o json`'s profile.
-pub fn json_fragment(r: &CronJobReport) -> String {
+/// One CronJob's report (or a value holding one: a fleet's entry, headed by its context) as it
+/// sits inside the report's `cronJobs` array: pretty-printed as the renderer prints the whole
+/// report (two spaces a level), two levels deep. Written indented as it is serialised
+/// ([`Nested`]): indenting serde_json's own text afterwards (`str::replace` on every newline)
+/// showed in `scan -A -o json`'s profile.
+pub fn json_fragment<T: serde::Serialize + ?Sized>(r: &T) -> String {
     nested(r)
 }
 
