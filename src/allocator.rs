@@ -10,23 +10,45 @@
 //! higher too, because it commits whole segments and arenas up front. Committing both as they
 //! are used keeps the peak at the glibc build's.
 
+// mimalloc.h's `mi_option_e` (v2); tools/release/musl-check.sh checks them against the locked
+// mimalloc's header, so a dependency update that moved them cannot tune the wrong options
+// silently.
+#[cfg(target_os = "linux")]
+const EAGER_COMMIT: std::ffi::c_int = 3;
+#[cfg(target_os = "linux")]
+const ARENA_EAGER_COMMIT: std::ffi::c_int = 4;
+#[cfg(target_os = "linux")]
+const PURGE_DELAY: std::ffi::c_int = 15;
+
+#[cfg(target_os = "linux")]
+fn set(option: std::ffi::c_int, value: std::ffi::c_long) {
+    unsafe extern "C" {
+        // mimalloc.h: void mi_option_set(mi_option_t option, long value);
+        fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+    }
+    // SAFETY: mi_option_set takes no pointer; it stores a value mimalloc reads when it next
+    // reserves a segment or an arena, or decides when to purge, and may be called at any time.
+    unsafe { mi_option_set(option, value) }
+}
+
 /// Set mimalloc's options before the work starts (they override `MIMALLOC_*` variables).
 #[cfg(target_os = "linux")]
 pub fn tune_mimalloc() {
-    use std::ffi::{c_int, c_long};
-    unsafe extern "C" {
-        // mimalloc.h: void mi_option_set(mi_option_t option, long value);
-        fn mi_option_set(option: c_int, value: c_long);
-    }
-    // mimalloc.h's `mi_option_e` (v2); tools/release/musl-check.sh checks them against the
-    // locked mimalloc's header, so a dependency update that moved them cannot tune the wrong
-    // options silently.
-    const EAGER_COMMIT: c_int = 3;
-    const ARENA_EAGER_COMMIT: c_int = 4;
-    // SAFETY: mi_option_set takes no pointer; it stores a value mimalloc reads when it next
-    // reserves a segment or an arena, and may be called at any time.
-    unsafe {
-        mi_option_set(EAGER_COMMIT, 0);
-        mi_option_set(ARENA_EAGER_COMMIT, 0);
-    }
+    set(EAGER_COMMIT, 0);
+    set(ARENA_EAGER_COMMIT, 0);
 }
+
+/// For a process that runs for days (`monitor`): pages freed are returned to the system at
+/// once instead of after mimalloc's default 10 ms. The delay is counted only when the thread
+/// that freed them allocates again, so after the first sync the tokio workers that parsed the
+/// initial lists went idle holding tens of MiB of freed pages for good (docs/monitor.md,
+/// "Memory"; BENCHMARKS.md, "monitor at scale"). The short commands keep the default: they
+/// exit soon and a purge costs a system call.
+#[cfg(target_os = "linux")]
+pub fn purge_at_once() {
+    set(PURGE_DELAY, 0);
+}
+
+/// Nothing to tune with the system allocator.
+#[cfg(not(target_os = "linux"))]
+pub fn purge_at_once() {}

@@ -22,6 +22,7 @@ const CLOCK_REFRESH: Duration = Duration::from_secs(60);
 const START_BACKOFF_CAP: Duration = Duration::from_secs(30);
 
 pub fn run(a: &MonitorArgs) -> Result<i32, Error> {
+    crate::allocator::purge_at_once();
     let zone = controller_zone(&a.controller_time_zone)?;
     let flag_version = a
         .kube_version

@@ -54,7 +54,8 @@ body = text[text.index("typedef enum mi_option_e {"):]
 body = body[body.index("{") + 1:body.index("_mi_option_last")]
 names = [m.group(1) for m in re.finditer(r"^\s*(mi_option_\w+)\s*,", body, re.M)]
 ours = pathlib.Path(root / "src/allocator.rs").read_text()
-want = {"mi_option_eager_commit": "EAGER_COMMIT", "mi_option_arena_eager_commit": "ARENA_EAGER_COMMIT"}
+want = {"mi_option_eager_commit": "EAGER_COMMIT", "mi_option_arena_eager_commit": "ARENA_EAGER_COMMIT",
+        "mi_option_purge_delay": "PURGE_DELAY"}
 for c_name, rust_name in want.items():
     got = int(re.search(rf"const {rust_name}: c_int = (\d+);", ours).group(1))
     if names.index(c_name) != got:
