@@ -99,7 +99,7 @@ async fn trigger(
     let (raw, cj) = s.cron_job(&a.name).await?;
     let jobs = s.jobs_of(&cj).await?;
     let now = cluster::server_now(&s.api).0;
-    let job = plan_job(&raw, job_name).map_err(|e| Error::Api(e.0))?;
+    let job = plan_job(&raw, job_name).map_err(|e| Error::Api(e.to_string()))?;
     out.lines(preview(&cj, jobs.as_deref(), &job, now, &ns));
     match a.action.dry_run {
         DryRun::Client => {
