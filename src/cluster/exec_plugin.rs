@@ -200,14 +200,14 @@ pub fn run_guard(args: &[OsString]) -> i32 {
 /// Whether `out` decodes as an ExecCredential the way kube reads it (JSON, or the YAML that
 /// client-go's decoder also accepts); the reason when not, naming a position and a kind of
 /// error but never a byte of the output.
-pub fn check_credential(out: &[u8]) -> Result<(), String> {
+pub fn check_credential(out: &[u8]) -> Result<(), NotACredential> {
     #[derive(serde::Deserialize)]
     struct Credential {
         #[allow(dead_code)]
         status: Option<serde::de::IgnoredAny>,
     }
     if out.len() > STDOUT_CAP {
-        return Err(format!("more than {} KiB of output", STDOUT_CAP >> 10));
+        return Err(NotACredential::TooLong);
     }
     let json = match serde_json::from_slice::<Credential>(out) {
         Ok(_) => return Ok(()),
@@ -222,11 +222,25 @@ pub fn check_credential(out: &[u8]) -> Result<(), String> {
         serde_json::error::Category::Data => "the JSON is not an ExecCredential",
         serde_json::error::Category::Io => "the output could not be read",
     };
-    Err(format!(
-        "{what} (line {}, column {})",
-        json.line(),
-        json.column()
-    ))
+    Err(NotACredential::Undecodable {
+        what,
+        line: json.line(),
+        column: json.column(),
+    })
+}
+
+/// Why a plugin's output is not an ExecCredential: a kind of error and a position, never a
+/// byte of the output (serde's own messages may quote it).
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotACredential {
+    #[error("more than {} KiB of output", STDOUT_CAP >> 10)]
+    TooLong,
+    #[error("{what} (line {line}, column {column})")]
+    Undecodable {
+        what: &'static str,
+        line: usize,
+        column: usize,
+    },
 }
 
 /// The plugin's command line as the guard's messages show it: the kubeconfig's command and
@@ -361,17 +375,17 @@ mod tests {
             Ok(())
         );
         let cut = br#"{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"s3cr3t-TOKEN-abc123","#;
-        let why = check_credential(cut).unwrap_err();
+        let why = check_credential(cut).unwrap_err().to_string();
         assert!(why.contains("ends in the middle"), "{why}");
         for part in ["s3cr3t", "TOKEN", "abc123", "token"] {
             assert!(!why.contains(part), "{why}");
         }
         // A data error (serde_json's would quote the value) is named, not quoted.
         let typed = br#"{"status": "s3cr3t-TOKEN-abc123"} trailing"#;
-        let why = check_credential(typed).unwrap_err();
+        let why = check_credential(typed).unwrap_err().to_string();
         assert!(!why.contains("s3cr3t"), "{why}");
         let banner = b"Welcome to the corporate proxy s3cr3t\n{";
-        let why = check_credential(banner).unwrap_err();
+        let why = check_credential(banner).unwrap_err().to_string();
         assert!(!why.contains("s3cr3t"), "{why}");
     }
 

@@ -2,6 +2,7 @@
 //! went wrong into messages that say what was tried. Everything here is IO plumbing; what the
 //! snapshot means is decided by `doctor`, exactly as for files.
 
+pub mod api_error;
 pub mod config;
 mod convert;
 pub mod diagnose;
@@ -28,7 +29,7 @@ use doctor::replay::KubeVersion;
 use jiff::Timestamp;
 
 use crate::cli::KubeArgs;
-use crate::error::Error;
+use crate::error::{Error, InputError, SystemError, UsageError};
 use http::{Api, ApiError};
 
 /// Clock differences below this are Date-header rounding and request latency, not skew.
@@ -41,7 +42,7 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, Error> {
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| Error::System(format!("cannot start the async runtime: {e}")))
+        .map_err(|e| SystemError::Runtime(e).into())
 }
 
 /// Resolve the kubeconfig (or in-cluster) settings and build the client: the one connection
@@ -60,12 +61,9 @@ pub async fn connect(args: &KubeArgs, notices: bool) -> Result<Api, Error> {
                 .max(std::time::Duration::from_millis(100))
         });
     exec_plugin::guard(&mut cfg, plugin_bound);
-    let client = kube::Client::try_from(cfg).map_err(|e| {
-        Error::Input(config::redact_userinfo(&format!(
-            "cannot set up a client for {}: {}",
-            target.describe(),
-            http::error_chain(&e)
-        )))
+    let client = kube::Client::try_from(cfg).map_err(|e| InputError::ClientSetup {
+        target: target.describe(),
+        source: e,
     })?;
     Ok(Api::new(client, target, timeout, notices))
 }
@@ -77,16 +75,14 @@ pub async fn connect(args: &KubeArgs, notices: bool) -> Result<Api, Error> {
 /// so `scan`, `explain` and the operator commands refuse the same names the same way.
 pub fn namespace(api: &Api, explicit: Option<&str>) -> Result<String, Error> {
     if let Some(ns) = explicit {
-        doctor::names::namespace(ns).map_err(|e| Error::Usage(e.to_string()))?;
+        doctor::names::namespace(ns).map_err(UsageError::InvalidName)?;
         return Ok(ns.to_string());
     }
     let ns = &api.target.namespace;
-    doctor::names::namespace(ns).map_err(|e| {
-        Error::Input(format!(
-            "the namespace of context {} (from {}): {e}",
-            doctor::report::visible::one_line(&api.target.context),
-            api.target.source
-        ))
+    doctor::names::namespace(ns).map_err(|e| InputError::ContextNamespace {
+        context: doctor::report::visible::one_line(&api.target.context).into_owned(),
+        from: api.target.source.clone(),
+        source: e,
     })?;
     Ok(ns.clone())
 }
@@ -101,17 +97,25 @@ fn check_token(cfg: &kube::Config, target: &config::Target) -> Result<(), Error>
     };
     match ::http::HeaderValue::from_str(&format!("Bearer {}", token.expose_secret())) {
         Ok(_) => Ok(()),
-        Err(_) => Err(Error::Input(format!(
-            "cannot set up a client for {}: the user's token holds characters an HTTP header cannot carry (a control character or line break pasted into the kubeconfig?): fix the token there",
-            target.describe(),
-        ))),
+        Err(_) => Err(InputError::BadToken {
+            target: target.describe(),
+        }
+        .into()),
     }
 }
 
 /// The one-paragraph error for a request that failed outright, naming the context, the
 /// server and the request, with the likeliest next step.
-pub fn failure(api: &Api, what: &str, e: &ApiError) -> String {
-    let t = &api.target;
+pub fn failure(api: &Api, what: &str, e: &ApiError) -> crate::error::ClusterError {
+    crate::error::ClusterError::Request {
+        what: what.to_string(),
+        target: api.target.clone(),
+        source: e.clone(),
+    }
+}
+
+/// The message of a failed request on `t`: what failed where, the cause, what to do next.
+pub fn failure_text(t: &config::Target, what: &str, e: &ApiError) -> String {
     let hint = match e.code() {
         Some(401) => "the server rejected the credentials: log in again or refresh the token (exec plugins: run the plugin by hand to see its error)".to_string(),
         Some(403) => "the user lacks permission for this request (see deploy/rbac/ for the read-only role this tool needs)".to_string(),

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use doctor::retained::{RetainedRun, RunsDocument};
 
-use super::http::{Api, ApiError, bytes_words, humantime};
+use super::http::{Api, ApiError, Transport, bytes_words, humantime};
 use super::request::ApiPath;
 
 /// How long `explain` waits for the monitor, connection to last byte. The monitor answers
@@ -50,11 +50,10 @@ impl MonitorService {
     /// `namespace/service[:port]` (port 9090 when left out), each part checked as the API
     /// server checks it: the namespace a DNS-1123 label, the Service name a DNS-1035 label,
     /// the port 1 to 65535.
-    pub fn parse(s: &str) -> Result<Self, String> {
+    pub fn parse(s: &str) -> Result<Self, BadMonitorService> {
         let Some((namespace, rest)) = s.split_once('/') else {
-            return Err(format!(
-                "--monitor {:?}: expected NAMESPACE/SERVICE[:PORT] (e.g. cronjob-doctor/cronjob-doctor:9090)",
-                doctor::report::visible::one_line(s)
+            return Err(BadMonitorService::Shape(
+                doctor::report::visible::one_line(s).into_owned(),
             ));
         };
         let (service, port) = match rest.split_once(':') {
@@ -64,17 +63,16 @@ impl MonitorService {
                     .ok()
                     .filter(|p| *p != 0)
                     .ok_or_else(|| {
-                        format!(
-                            "--monitor: invalid port {:?}: a number from 1 to 65535",
-                            doctor::report::visible::one_line(port)
+                        BadMonitorService::Port(
+                            doctor::report::visible::one_line(port).into_owned(),
                         )
                     })?;
                 (service, port)
             }
             None => (rest, DEFAULT_PORT),
         };
-        doctor::names::namespace(namespace).map_err(|e| format!("--monitor: {e}"))?;
-        doctor::names::service_name(service).map_err(|e| format!("--monitor: {e}"))?;
+        doctor::names::namespace(namespace)?;
+        doctor::names::service_name(service)?;
         Ok(MonitorService {
             namespace: namespace.into(),
             service: service.into(),
@@ -86,6 +84,19 @@ impl MonitorService {
     pub fn describe(&self) -> String {
         format!("{}/{}:{}", self.namespace, self.service, self.port)
     }
+}
+
+/// A `--monitor` value that names no Service (the parts as text output shows them).
+#[derive(Debug, thiserror::Error)]
+pub enum BadMonitorService {
+    #[error(
+        "--monitor {0:?}: expected NAMESPACE/SERVICE[:PORT] (e.g. cronjob-doctor/cronjob-doctor:9090)"
+    )]
+    Shape(String),
+    #[error("--monitor: invalid port {0:?}: a number from 1 to 65535")]
+    Port(String),
+    #[error("--monitor: {0}")]
+    Name(#[from] doctor::names::InvalidName),
 }
 
 /// The runs the monitor behind `svc` remembers of CronJob `namespace/name`, or the one-line
@@ -155,13 +166,18 @@ fn why(e: &ApiError) -> String {
             )
         }
         ApiError::Status { code, message } => format!("{code}: {}", msg(message)),
-        ApiError::Transport(m) if m.starts_with("the answer is larger") => {
-            format!("{m}, the most read ({})", bytes_words(MAX_BODY))
+        ApiError::Transport(t @ Transport::TooLarge(_)) => {
+            format!("{t}, the most read ({})", bytes_words(MAX_BODY))
         }
-        ApiError::Transport(m) if m.starts_with("no answer within") => {
+        ApiError::Transport(
+            Transport::NoAnswerWithin(_)
+            | Transport::RequestTimeout(_)
+            | Transport::WriteTimeout(_),
+        ) => {
             format!("no answer within {}", humantime(TIMEOUT))
         }
-        ApiError::Transport(m) | ApiError::Refused(m) => msg(m),
+        ApiError::Transport(t) => msg(&t.to_string()),
+        ApiError::Refused(r) => msg(&r.to_string()),
     }
 }
 
@@ -205,7 +221,7 @@ mod tests {
             "mon/",
             "mon/doctor\u{1b}[2J",
         ] {
-            let e = MonitorService::parse(bad).unwrap_err();
+            let e = MonitorService::parse(bad).unwrap_err().to_string();
             assert!(e.starts_with("--monitor"), "{bad:?}: {e}");
             assert!(!e.contains('\u{1b}'), "{e}");
         }

@@ -11,7 +11,7 @@ use jiff::tz::TimeZone;
 use super::{check_now, controller_zone, parse_instant};
 use crate::cli::{ColorChoice, ConfigArgs, KubeArgs, ReplayArgs};
 use crate::cluster::{self, http::Api};
-use crate::error::Error;
+use crate::error::{Error, UsageError};
 
 pub struct Evaluation {
     pub report: Report,
@@ -68,11 +68,7 @@ fn now(
     let newest = doctor::as_of::newest_timestamp(snapshot);
     match args.now.as_deref() {
         Some("dump") => {
-            let t = newest.ok_or_else(|| {
-                Error::Usage(
-                    "--now dump: the input carries no timestamp (no status, creationTimestamp or events) to date it by; give an RFC 3339 instant".into(),
-                )
-            })?;
+            let t = newest.ok_or(UsageError::NowDumpUndated)?;
             check_now("--now dump", &t.to_string(), t)
         }
         Some(v) => parse_instant("--now", v),
@@ -87,9 +83,13 @@ fn now(
 pub fn version(args: &ReplayArgs) -> Result<KubeVersion, Error> {
     match &args.kube_version {
         None => Ok(KubeVersion::NEWEST),
-        Some(v) => v
-            .parse::<KubeVersion>()
-            .map_err(|e| Error::Usage(format!("--kube-version {v:?}: {e}"))),
+        Some(v) => v.parse::<KubeVersion>().map_err(|e| {
+            UsageError::KubeVersion {
+                value: v.to_string(),
+                source: e,
+            }
+            .into()
+        }),
     }
 }
 
@@ -180,7 +180,7 @@ pub async fn live_start(
     let ns = live_namespace(&api, namespace, all_namespaces)?;
     let server_version = cluster::server_version(&api)
         .await
-        .map_err(|e| Error::Api(cluster::failure(&api, "GET /version", &e)))?;
+        .map_err(|e| cluster::failure(&api, "GET /version", &e))?;
     Ok(LiveStart {
         api,
         namespace: ns,
@@ -238,7 +238,12 @@ pub fn prepare(
                 .iter()
                 .map(|c| c.meta.name.clone())
                 .collect();
-            return Err(Error::Usage(not_found(n, namespace, &all_names)));
+            return Err(UsageError::NotFound {
+                name: n.to_string(),
+                namespace: namespace.map(str::to_string),
+                names: all_names,
+            }
+            .into());
         }
     }
     snapshot.cron_jobs.retain(|c| {

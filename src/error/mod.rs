@@ -1,7 +1,22 @@
 //! The one error type of the shell and the exit codes (see README "Exit codes"). Every command
 //! returns `Result<exit code, Error>`; `main` prints an error once (`error: …` on stderr) and
-//! exits with its [`Error::exit_code`]. A leaf: it imports nothing of ours, so every module
-//! may use it without closing a cycle.
+//! exits with its [`Error::exit_code`], the one place errors become exit codes.
+//!
+//! The variants say whose side the trouble is on; each holds a typed error of that side
+//! ([`usage`], [`input`], [`cluster`], [`local`]), never a bare string. A message is complete
+//! on its own ("what was tried: the cause. What to do next"): where a cause is quoted, the
+//! typed cause is also kept as the error's `source()`, for code that asks *what* failed
+//! (tests, retries), while `main` prints only the top message, so no cause is said twice.
+
+pub mod cluster;
+pub mod input;
+pub mod local;
+pub mod usage;
+
+pub use cluster::ClusterError;
+pub use input::InputError;
+pub use local::{Declined, OutputError, SystemError};
+pub use usage::UsageError;
 
 /// Exit codes shared by every command.
 pub mod exit {
@@ -13,22 +28,29 @@ pub mod exit {
     pub const TROUBLE: i32 = 2;
 }
 
-/// Why a command could not do its job. The variants say whose side the trouble is on; the
-/// message is complete on its own (what was tried, what to do next).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a command could not do its job. Display is the whole message `main` prints.
+#[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// What the user typed cannot work: a flag value, an invalid name, a conflict of flags.
-    Usage(String),
+    #[error(transparent)]
+    Usage(#[from] UsageError),
     /// The input could not be read or holds nothing to work on (files, kubeconfig).
-    Input(String),
+    #[error(transparent)]
+    Input(#[from] InputError),
     /// The cluster could not be reached or refused a request; or a write was not sent.
-    Api(String),
+    /// Boxed: it carries the failed request and its cause, and every `Result` of the shell
+    /// would otherwise be as large.
+    #[error(transparent)]
+    Api(Box<ClusterError>),
     /// The output could not be delivered (a full disk, a closed descriptor).
-    Output(String),
+    #[error(transparent)]
+    Output(#[from] OutputError),
     /// The machine could not do it: the async runtime would not start.
-    System(String),
+    #[error(transparent)]
+    System(#[from] SystemError),
     /// Nobody said yes (declined, or no terminal to ask and no --yes): nothing was changed.
-    Declined(String),
+    #[error(transparent)]
+    Declined(#[from] Declined),
 }
 
 impl Error {
@@ -44,46 +66,16 @@ impl Error {
             | Error::Declined(_) => exit::TROUBLE,
         }
     }
-
-    pub fn message(&self) -> &str {
-        match self {
-            Error::Usage(m)
-            | Error::Input(m)
-            | Error::Api(m)
-            | Error::Output(m)
-            | Error::System(m)
-            | Error::Declined(m) => m,
-        }
-    }
 }
 
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.message())
+impl From<ClusterError> for Error {
+    fn from(e: ClusterError) -> Self {
+        Error::Api(Box::new(e))
     }
 }
-
-impl std::error::Error for Error {}
 
 /// A command's result: its exit code (0 or 1) or the error that stopped it.
 pub type Outcome = Result<i32, Error>;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_error_exits_2_and_prints_its_message() {
-        for e in [
-            Error::Usage("u".into()),
-            Error::Input("i".into()),
-            Error::Api("a".into()),
-            Error::Output("o".into()),
-            Error::System("s".into()),
-            Error::Declined("d".into()),
-        ] {
-            assert_eq!(e.exit_code(), exit::TROUBLE);
-            assert_eq!(e.to_string().len(), 1);
-        }
-    }
-}
+mod tests;
