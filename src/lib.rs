@@ -12,6 +12,7 @@ pub mod flag_check;
 mod input;
 mod monitor;
 mod project;
+mod redact;
 mod term;
 mod version;
 

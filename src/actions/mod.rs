@@ -9,53 +9,22 @@ pub mod patch;
 pub mod session;
 pub mod wait;
 
-use crate::cluster::config::Target;
 use crate::cluster::http::ApiError;
 use crate::error::{ClusterError, Declined, Error};
 use session::Session;
-
-/// Where the role that allows the actions is described.
-pub const OPERATOR_ROLE: &str = "deploy/rbac/operator.yaml";
 
 /// A failed write, said so the user knows what was tried, whether anything changed, and what
 /// to do next.
 pub fn write_failure(s: &Session, what: &str, e: &ApiError, permission: &str) -> Error {
     ClusterError::Write {
         what: what.to_string(),
-        target: s.api.target.clone(),
+        context: s.api.target.context.clone(),
+        place: s.api.target.describe(),
         namespace: s.ns.clone(),
         permission: permission.to_string(),
         source: e.clone(),
     }
     .into()
-}
-
-/// The message of [`ClusterError::Write`]: what was tried, whether it changed anything, and
-/// what to do next (`t`, `ns`: where it was sent).
-pub fn write_failure_text(
-    t: &Target,
-    ns: &str,
-    what: &str,
-    e: &ApiError,
-    permission: &str,
-) -> String {
-    match e {
-        ApiError::Status { code: 403, message } => format!(
-            "{what} was refused: {message}. That request changed nothing. The operator role grants {permission}: \
-             apply {OPERATOR_ROLE} and bind it to you (see its header), or ask a cluster admin"
-        ),
-        ApiError::Status { .. } => format!(
-            "{} That request changed nothing.",
-            crate::cluster::failure_text(t, what, e)
-        ),
-        ApiError::Refused(why) => format!("{what} was not sent: {why}. Nothing was changed."),
-        // No answer: the server may or may not have acted on it.
-        ApiError::Transport(_) => format!(
-            "{} Whether the server applied it is unknown: check with `kubectl get cronjobs,jobs -n {}` before trying again.",
-            crate::cluster::failure_text(t, what, e),
-            ns
-        ),
-    }
 }
 
 /// The refusal when nobody can be asked.

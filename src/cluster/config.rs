@@ -4,7 +4,6 @@
 //! plugins, client certificates, tokens and OIDC come with kube's `Config`.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::time::Duration;
 
 use kube::config::{KubeConfigOptions, Kubeconfig};
@@ -12,6 +11,8 @@ use kube::config::{KubeConfigOptions, Kubeconfig};
 use crate::cli::KubeArgs;
 use crate::error::input::KubeconfigError;
 use crate::error::{Error, InputError, UsageError};
+pub use crate::redact::redact_userinfo;
+use crate::redact::{forget_on_print, userinfo_in_text};
 
 /// Where we are talking to, for messages ("what was tried").
 #[derive(Clone, Debug)]
@@ -35,62 +36,9 @@ impl Target {
     }
 }
 
-/// The exact userinfo strings of the cluster URLs in use (`admin:p,(x)'!S3cr`), taken from the
-/// parsed URL: [`redact_userinfo`] removes them wherever they appear, since a password may hold
-/// characters (`' ( ) ,`) that the prose scan below takes for the end of a URL.
-static SECRETS: Mutex<Vec<String>> = Mutex::new(Vec::new());
-
-/// Remember `userinfo` (and its percent-decoded form) as text never to print.
-fn forget_on_print(userinfo: &str) {
-    if userinfo.is_empty() {
-        return;
-    }
-    let mut secrets = SECRETS.lock().unwrap_or_else(|e| e.into_inner());
-    let decoded = percent_decoded(userinfo);
-    for s in [userinfo.to_string(), decoded] {
-        if !secrets.contains(&s) {
-            secrets.push(s);
-        }
-    }
-    // Longest first, so a secret that contains another is replaced whole.
-    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-}
-
-fn percent_decoded(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        if b[i] == b'%'
-            && let (Some(h), Some(l)) = (
-                b.get(i + 1).copied().and_then(hex),
-                b.get(i + 2).copied().and_then(hex),
-            )
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 /// The userinfo part of `url`'s authority (`user:password`), if it has one.
 fn userinfo(url: &http::Uri) -> Option<&str> {
     let authority = url.authority()?.as_str();
-    authority.rfind('@').map(|at| &authority[..at])
-}
-
-/// The userinfo of a server URL as the kubeconfig spells it, before (or without) parsing:
-/// the authority runs from `://` to the first `/`, `?` or `#`, which a userinfo cannot hold
-/// unencoded.
-fn userinfo_in_text(server: &str) -> Option<&str> {
-    let start = server.find("://")? + 3;
-    let rest = &server[start..];
-    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
     authority.rfind('@').map(|at| &authority[..at])
 }
 
@@ -121,50 +69,6 @@ fn server_for_messages(url: &http::Uri) -> String {
         forget_on_print(u);
     }
     display_server(url)
-}
-
-/// `text` with the userinfo of the cluster URL in use (exactly as parsed) and of every other
-/// URL in it (`https://admin:SECRET@host`) replaced by `REDACTED`: a kubeconfig may carry
-/// credentials in its server URL, and every message that names the server, or passes on an
-/// error that does, must not print them.
-pub fn redact_userinfo(text: &str) -> String {
-    let mut text = text.to_string();
-    for secret in SECRETS.lock().unwrap_or_else(|e| e.into_inner()).iter() {
-        if text.contains(secret.as_str()) {
-            text = text.replace(secret.as_str(), "REDACTED");
-        }
-    }
-    redact_url_userinfo(&text)
-}
-
-/// The prose scan: a best effort for URLs that are not the cluster's.
-fn redact_url_userinfo(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find("://") {
-        let (head, tail) = rest.split_at(i + 3);
-        out.push_str(head);
-        // The authority ends at the path, query or fragment, or where the URL ends in prose.
-        let end = tail
-            .find(|c: char| {
-                matches!(
-                    c,
-                    '/' | '?' | '#' | '"' | '\'' | '(' | ')' | '<' | '>' | ','
-                ) || c.is_whitespace()
-            })
-            .unwrap_or(tail.len());
-        let authority = &tail[..end];
-        match authority.rfind('@') {
-            Some(at) => {
-                out.push_str("REDACTED");
-                out.push_str(&authority[at..]);
-            }
-            None => out.push_str(authority),
-        }
-        rest = &tail[end..];
-    }
-    out.push_str(rest);
-    out
 }
 
 /// `--request-timeout` as kubectl reads it: `0` (no limit), a number of seconds, or a Go-style
@@ -198,21 +102,6 @@ fn kubeconfig_paths(args: &KubeArgs) -> Option<(Vec<PathBuf>, String)> {
     let p = PathBuf::from(home).join(".kube").join("config");
     p.exists()
         .then(|| (vec![p.clone()], p.display().to_string()))
-}
-
-/// Why a kubeconfig file cannot be used. A YAML error's message goes on with a snippet of the
-/// file (which may be a `token:` line): only its first line, the position and the reason, is
-/// kept. kube's read error names the file already; its parse error does not.
-pub(crate) fn read_error(p: &std::path::Path, e: &kube::config::KubeconfigError) -> String {
-    match e {
-        kube::config::KubeconfigError::Parse(yaml) => {
-            let text = yaml.to_string();
-            let first = text.lines().next().unwrap_or("").trim();
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            format!("cannot parse kubeconfig {}: {first}", p.display())
-        }
-        other => other.to_string(),
-    }
 }
 
 /// Read and merge the kubeconfig files. Like kubectl, a file named in `KUBECONFIG` that does
@@ -342,6 +231,7 @@ pub async fn load(args: &KubeArgs) -> Result<(kube::Config, Target), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::redact::percent_decoded;
 
     #[test]
     fn timeouts_read_like_kubectl() {

@@ -14,7 +14,7 @@
 //! command and never quotes its stdout. kube still decides when to run it and caches the
 //! credential, so a long-running `monitor` refreshes expiring tokens as before.
 //!
-//! [`describe_auth_error`] is the one place kube's credential errors become text: it never
+//! `error::chain::describe_auth_error` is the one place kube's credential errors become text: it never
 //! uses their `Display`, which embeds the plugin's output.
 
 use std::ffi::OsString;
@@ -23,7 +23,7 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use kube::client::AuthError;
+use crate::error::chain::TIMED_OUT;
 
 /// The first argument that puts the binary in guard mode (never shown by `--help`).
 pub const GUARD_ARG: &str = "__exec-credential-plugin";
@@ -33,8 +33,6 @@ pub const GUARD_ARG: &str = "__exec-credential-plugin";
 /// timeout. Fleet scans bound it by the context's `--context-timeout` instead.
 pub const DEFAULT_BOUND: Duration = Duration::from_secs(120);
 
-/// The exit code of a guard whose plugin did not answer in time (as `timeout(1)`).
-const TIMED_OUT: i32 = 124;
 /// The exit code of a guard whose plugin wrote something that is not an ExecCredential.
 const NOT_A_CREDENTIAL: i32 = 125;
 /// The exit code of a guard that could not start the plugin (as a shell's "not found").
@@ -321,45 +319,6 @@ fn kill(child: &mut std::process::Child, own_group: bool) {
     let _ = own_group;
     let _ = child.kill();
     let _ = child.wait();
-}
-
-/// kube's credential error as one safe sentence: which step failed and, for a plugin that
-/// exited non-zero, the last lines of what the guard (or the plugin) wrote to stderr, escaped
-/// and bounded. Never the error's `Display`, which embeds the plugin's stdout, the `Debug`
-/// of its `Output`, and the command with its environment.
-pub fn describe_auth_error(e: &AuthError) -> String {
-    match e {
-        AuthError::AuthExecRun { out, .. } => {
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            let tail: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-            let tail = tail[tail.len().saturating_sub(3)..].join(" / ");
-            let tail = doctor::report::visible::one_line(&tail);
-            let tail = if tail.chars().count() > 600 {
-                let cut: String = tail.chars().take(600).collect();
-                format!("{cut}…")
-            } else {
-                tail.into_owned()
-            };
-            let status = match out.status.code() {
-                Some(TIMED_OUT) => "did not answer in time".to_string(),
-                Some(c) => format!("failed with exit code {c}"),
-                None => "was killed by a signal".to_string(),
-            };
-            if tail.is_empty() {
-                format!(
-                    "the exec credential plugin {status} (its messages, if any, are above; run it by hand to see its error)"
-                )
-            } else {
-                format!("the exec credential plugin {status}: {tail}")
-            }
-        }
-        AuthError::AuthExecParse(_) => "decoding the exec credential plugin's output failed: it is not an ExecCredential (the output is not shown, it may hold a credential)".to_string(),
-        AuthError::AuthExecStart(io) => format!("cannot start the exec credential plugin: {io}"),
-        AuthError::AuthExec(_) => "the exec credential plugin failed (its output is not shown, it may hold a credential); run it by hand to see its error".to_string(),
-        AuthError::ParseTokenKey(_) => "the auth provider's token could not be read from its command's output (not shown, it may hold a credential)".to_string(),
-        AuthError::ExecPluginFailed => "the exec credential plugin's answer holds no status (no credential)".to_string(),
-        other => other.to_string(),
-    }
 }
 
 #[cfg(test)]

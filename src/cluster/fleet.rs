@@ -115,20 +115,6 @@ pub async fn within<T>(
     }
 }
 
-/// `30s`, `1m30s`, `1.5s`: a timeout as the flag spells it.
-pub(crate) fn human(d: Duration) -> String {
-    let ms = d.as_millis();
-    if !ms.is_multiple_of(1000) {
-        return format!("{:.1}s", d.as_secs_f64());
-    }
-    let s = d.as_secs();
-    match (s / 60, s % 60) {
-        (0, s) => format!("{s}s"),
-        (m, 0) => format!("{m}m"),
-        (m, s) => format!("{m}m{s}s"),
-    }
-}
-
 /// A context name as text output shows it: kubeconfig names are strings like any other, and
 /// control characters in them are shown, never sent to the terminal.
 pub fn shown(context: &str) -> String {
@@ -144,6 +130,7 @@ pub fn one_line(e: &Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::words::human;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]

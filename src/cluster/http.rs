@@ -23,7 +23,9 @@ const BACKOFF_CAP: Duration = Duration::from_secs(4);
 /// for the rest of a `--request-timeout 0` session.
 pub const RETRY_AFTER_CAP: Duration = Duration::from_secs(30);
 
-pub use super::api_error::{ApiError, Refusal, Transport};
+pub use crate::error::api::{ApiError, Refusal, Transport};
+pub use crate::error::chain::error_chain;
+pub use crate::error::words::{bytes_words, humantime};
 
 /// The server's clock as last seen: its `Date` header and our clock when it arrived.
 #[derive(Clone, Copy, Debug)]
@@ -136,6 +138,7 @@ impl Api {
                     source: Box::new(err),
                     attempts: attempt,
                     asked,
+                    cap: RETRY_AFTER_CAP,
                 }
                 .into());
             }
@@ -274,15 +277,6 @@ async fn read_at_most(mut body: Body, max: usize) -> Result<Bytes, Failure> {
     }
 }
 
-/// `4 MiB`, `512 KiB`, `300 bytes`.
-pub fn bytes_words(n: usize) -> String {
-    match n {
-        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
-        n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
-        n => format!("{n} bytes"),
-    }
-}
-
 struct Failure {
     error: ApiError,
     retryable: bool,
@@ -345,49 +339,6 @@ fn transport(e: kube::Error) -> Failure {
         error: Transport::Client(Arc::new(e)).into(),
         retryable,
         retry_after: None,
-    }
-}
-
-/// `a: b: c` from an error and its sources, without repeating a message a wrapper already
-/// includes (kube's errors print their source inline).
-pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
-    // A credential error's text embeds what the exec plugin wrote, and every error around it
-    // repeats that text: the chain is said by the credential error alone, in safe words.
-    let mut link = Some(e);
-    while let Some(l) = link {
-        if let Some(auth) = l.downcast_ref::<kube::client::AuthError>() {
-            return super::exec_plugin::describe_auth_error(auth);
-        }
-        link = l.source();
-    }
-    let mut out = e.to_string();
-    let mut src = e.source();
-    while let Some(s) = src {
-        let m = s.to_string();
-        if !out.contains(&m) {
-            out.push_str(": ");
-            out.push_str(&m);
-        }
-        src = s.source();
-    }
-    out
-}
-
-/// `1s`, `250ms`, `1m30s`.
-pub fn humantime(d: Duration) -> String {
-    if d.as_secs() == 0 {
-        return format!("{}ms", d.as_millis());
-    }
-    let s = d.as_secs();
-    let frac = d.subsec_millis();
-    if s >= 60 {
-        // A server's Retry-After may be any u64: past i64, say the largest we can.
-        return doctor::text::human_duration(i64::try_from(s).unwrap_or(i64::MAX));
-    }
-    if frac == 0 {
-        format!("{s}s")
-    } else {
-        format!("{s}.{:01}s", frac / 100)
     }
 }
 

@@ -2,7 +2,6 @@
 //! went wrong into messages that say what was tried. Everything here is IO plumbing; what the
 //! snapshot means is decided by `doctor`, exactly as for files.
 
-pub mod api_error;
 pub mod config;
 mod convert;
 pub mod diagnose;
@@ -29,7 +28,7 @@ use doctor::replay::KubeVersion;
 use jiff::Timestamp;
 
 use crate::cli::KubeArgs;
-use crate::error::{Error, InputError, SystemError, UsageError};
+use crate::error::{ClusterError, Error, InputError, SystemError, UsageError};
 use http::{Api, ApiError};
 
 /// Clock differences below this are Date-header rounding and request latency, not skew.
@@ -106,67 +105,13 @@ fn check_token(cfg: &kube::Config, target: &config::Target) -> Result<(), Error>
 
 /// The one-paragraph error for a request that failed outright, naming the context, the
 /// server and the request, with the likeliest next step.
-pub fn failure(api: &Api, what: &str, e: &ApiError) -> crate::error::ClusterError {
-    crate::error::ClusterError::Request {
+pub fn failure(api: &Api, what: &str, e: &ApiError) -> ClusterError {
+    ClusterError::Request {
         what: what.to_string(),
-        target: api.target.clone(),
+        context: api.target.context.clone(),
+        place: api.target.describe(),
         source: e.clone(),
     }
-}
-
-/// The message of a failed request on `t`: what failed where, the cause, what to do next.
-pub fn failure_text(t: &config::Target, what: &str, e: &ApiError) -> String {
-    let hint = match e.code() {
-        Some(401) => "the server rejected the credentials: log in again or refresh the token (exec plugins: run the plugin by hand to see its error)".to_string(),
-        Some(403) => "the user lacks permission for this request (see deploy/rbac/ for the read-only role this tool needs)".to_string(),
-        Some(_) => "the API server answered with an error".to_string(),
-        None if looks_like_tls(&e.to_string()) => format!(
-            "the TLS handshake failed: check the server URL (https:// or http://) and the kubeconfig's certificate-authority for context {}",
-            t.context
-        ),
-        None => format!(
-            "the API server could not be reached; check that the cluster is up and that `kubectl --context {} get --raw /version` works",
-            t.context
-        ),
-    };
-    let detail = plain_detail(e);
-    // The whole message is scrubbed: kube and hyper errors may name the URL too.
-    config::redact_userinfo(&format!(
-        "{what} failed for {}: {detail}. {}.",
-        t.describe(),
-        capitalize(&hint)
-    ))
-}
-
-/// An error as users should read it: kube prefixes transport errors with its own variant
-/// names, which mean nothing to them.
-fn plain_detail(e: &ApiError) -> String {
-    let detail = e.to_string();
-    detail
-        .strip_prefix("ServiceError: ")
-        .or_else(|| detail.strip_prefix("HyperError: "))
-        .unwrap_or(&detail)
-        .to_string()
-}
-
-fn looks_like_tls(msg: &str) -> bool {
-    let m = msg.to_lowercase();
-    [
-        "certificate",
-        "tls",
-        "handshake",
-        "corrupt message",
-        "invalidcontenttype",
-    ]
-    .iter()
-    .any(|w| m.contains(w))
-}
-
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
 }
 
 /// Title, consequence and RBAC resource of a kind of evidence (`jobs`, `pods`, `events`).
@@ -209,7 +154,7 @@ pub fn evidence_missing(what: &str, e: &ApiError) -> String {
             let (title, consequence, _) = evidence_parts(what);
             config::redact_userinfo(&format!(
                 "{title}: could not be read ({}); {consequence}",
-                plain_detail(e)
+                e.plain_detail()
             ))
         }
     }

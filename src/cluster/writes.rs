@@ -16,9 +16,9 @@ use kube::core::Request;
 use kube::core::params::{Patch, PatchParams, PostParams};
 use serde_json::Value;
 
-use super::api_error::BuildError;
 use super::http::{ApiError, Refusal};
 use super::request::ApiPath;
+use crate::error::api::BuildError;
 
 /// A request ready to be sent (method, target, headers, body).
 pub type Write = http::Request<Vec<u8>>;

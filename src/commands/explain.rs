@@ -267,8 +267,8 @@ fn live_read(a: &ExplainArgs) -> Result<LiveRead, Error> {
         let retained = match &monitor {
             Some(svc) => match cluster::monitor_runs::fetch(&api, svc, &ns, name).await {
                 Ok(runs) => runs,
-                Err(note) => {
-                    snapshot.notes.push(note);
+                Err(no_runs) => {
+                    snapshot.notes.push(no_runs.to_string());
                     Vec::new()
                 }
             },

@@ -27,7 +27,7 @@ use crate::error::{Error, UsageError};
 pub const LATEST_NOW: Timestamp = Timestamp::constant(252_771_148_799, 0); // 9979-12-31T23:59:59Z
 
 /// The last whole second a timestamp here can hold, for messages.
-pub(crate) fn last_computable() -> Timestamp {
+fn last_computable() -> Timestamp {
     Timestamp::constant(Timestamp::MAX.as_second(), 0)
 }
 
@@ -40,7 +40,12 @@ pub fn parse_rfc3339(flag: &str, value: &str) -> Result<Timestamp, Error> {
             .is_ok_and(|p| p.time().is_some() && p.offset().is_some() && p.date().year() >= 9999);
         let (flag, value) = (flag.to_string(), value.to_string());
         if valid_but_late {
-            UsageError::InstantBeyondRange { flag, value }.into()
+            UsageError::InstantBeyondRange {
+                flag,
+                value,
+                last: last_computable(),
+            }
+            .into()
         } else {
             UsageError::NotAnInstant {
                 flag,
@@ -67,6 +72,8 @@ pub fn check_now(flag: &str, value: &str, t: Timestamp) -> Result<Timestamp, Err
         return Err(UsageError::NowBeyondRange {
             flag: flag.to_string(),
             value: value.to_string(),
+            last: last_computable(),
+            latest: LATEST_NOW,
         }
         .into());
     }

@@ -295,39 +295,9 @@ pub fn prepare(
     Ok(p)
 }
 
-/// "no CronJob named X … did you mean Y?" with the closest names by edit distance.
-pub fn not_found(name: &str, namespace: Option<&str>, names: &[String]) -> String {
-    let mut scored: Vec<(usize, &String)> = names
-        .iter()
-        .map(|n| (strsim::levenshtein(name, n), n))
-        .collect();
-    scored.sort();
-    scored.dedup_by(|a, b| a.1 == b.1);
-    let close: Vec<&str> = scored
-        .iter()
-        .filter(|(d, n)| *d <= (n.len().max(name.len()) / 3).max(2))
-        .take(3)
-        .map(|(_, n)| n.as_str())
-        .collect();
-    // Names come from the input: shown, never sent (a name may carry an escape sequence).
-    let shown = |s: &str| doctor::report::visible::one_line(s).into_owned();
-    let place = namespace
-        .map(|ns| format!(" in namespace {}", shown(ns)))
-        .unwrap_or_default();
-    let mut msg = format!("no CronJob named {name:?}{place} in the input");
-    let list = |ns: &[&str]| ns.iter().map(|n| shown(n)).collect::<Vec<_>>().join(", ");
-    if !close.is_empty() {
-        msg.push_str(&format!("; did you mean {}?", list(&close)));
-    } else if !names.is_empty() && names.len() <= 10 {
-        let all: Vec<&str> = names.iter().map(String::as_str).collect();
-        msg.push_str(&format!(" (found: {})", list(&all)));
-    }
-    msg
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::error::usage::not_found;
 
     #[test]
     fn suggests_the_closest_names() {

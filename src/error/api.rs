@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use http::StatusCode;
 
-use super::http::{RETRY_AFTER_CAP, bytes_words, error_chain, humantime};
+use super::chain::error_chain;
+use super::words::{bytes_words, humantime};
 
 /// A failed request.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -31,6 +32,19 @@ impl ApiError {
             ApiError::Status { code, .. } => Some(*code),
             ApiError::Transport(_) | ApiError::Refused(_) => None,
         }
+    }
+}
+
+impl ApiError {
+    /// The error as users should read it: kube prefixes transport errors with its own
+    /// variant names, which mean nothing to them.
+    pub fn plain_detail(&self) -> String {
+        let detail = self.to_string();
+        detail
+            .strip_prefix("ServiceError: ")
+            .or_else(|| detail.strip_prefix("HyperError: "))
+            .unwrap_or(&detail)
+            .to_string()
     }
 }
 
@@ -100,16 +114,17 @@ pub enum Transport {
         source: Box<Transport>,
         attempts: u32,
     },
-    /// The server asked to retry later than this tool waits.
+    /// The server asked to retry later than this tool waits (`cap`).
     #[error(
         "{source}; gave up after {attempts} attempt(s): the server asked to retry in {}, longer than the {} this tool waits between attempts",
         humantime(*asked),
-        humantime(RETRY_AFTER_CAP)
+        humantime(*cap)
     )]
     RetryTooLate {
         source: Box<ApiError>,
         attempts: u32,
         asked: Duration,
+        cap: Duration,
     },
     #[error(
         "{source}; gave up after {attempts} attempt(s): the next retry (in {}) would pass --request-timeout {}",

@@ -3,30 +3,34 @@
 //! ([`ApiError`]) as its source, and what the message needs to say where it happened (the
 //! context, the namespace) and what to do next.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use doctor::actions::trigger::PlanError;
 
-use crate::actions::OPERATOR_ROLE;
-use crate::cluster::config::{Target, redact_userinfo};
-use crate::cluster::http::ApiError;
+use super::api::ApiError;
+use crate::redact::redact_userinfo;
+
+/// Where the role that allows the actions is described.
+pub const OPERATOR_ROLE: &str = "deploy/rbac/operator.yaml";
 
 /// A cluster error: exit 2.
 #[derive(Debug, thiserror::Error)]
 pub enum ClusterError {
-    /// A request (`what`: `GET /version`, `LIST …`) failed on `target`.
-    #[error("{}", crate::cluster::failure_text(target, what, source))]
+    /// A request (`what`: `GET /version`, `LIST …`) failed in kubeconfig context `context`;
+    /// `place` says where (`context x (https://…, from ~/.kube/config)`).
+    #[error("{}", failure_text(context, place, what, source))]
     Request {
         what: String,
-        target: Arc<Target>,
+        context: String,
+        place: String,
         source: ApiError,
     },
     /// A write failed; `permission` is what the operator role grants for it.
-    #[error("{}", redact_userinfo(&crate::actions::write_failure_text(target, namespace, what, source, permission)))]
+    #[error("{}", redact_userinfo(&write_failure_text(context, place, namespace, what, source, permission)))]
     Write {
         what: String,
-        target: Arc<Target>,
+        context: String,
+        place: String,
         namespace: String,
         permission: String,
         source: ApiError,
@@ -60,7 +64,7 @@ pub enum ClusterError {
     /// A fleet context gave no complete answer within `--context-timeout`.
     #[error(
         "no complete answer within {} (--context-timeout); the cluster is down, unreachable or slow",
-        crate::cluster::fleet::human(*.0)
+        super::words::human(*.0)
     )]
     ContextTimeout(Duration),
     /// The SelfSubjectAccessReview said no; `reason` is the server's (may be empty).
@@ -86,6 +90,75 @@ pub enum ClusterError {
     /// No context has the CronJob, and some could not be read.
     #[error(transparent)]
     Nowhere(Nowhere),
+}
+
+/// The message of a failed request: what failed where, the cause, what to do next.
+fn failure_text(context: &str, place: &str, what: &str, e: &ApiError) -> String {
+    let hint = match e.code() {
+        Some(401) => "the server rejected the credentials: log in again or refresh the token (exec plugins: run the plugin by hand to see its error)".to_string(),
+        Some(403) => "the user lacks permission for this request (see deploy/rbac/ for the read-only role this tool needs)".to_string(),
+        Some(_) => "the API server answered with an error".to_string(),
+        None if looks_like_tls(&e.to_string()) => format!(
+            "the TLS handshake failed: check the server URL (https:// or http://) and the kubeconfig's certificate-authority for context {context}"
+        ),
+        None => format!(
+            "the API server could not be reached; check that the cluster is up and that `kubectl --context {context} get --raw /version` works"
+        ),
+    };
+    let detail = e.plain_detail();
+    // The whole message is scrubbed: kube and hyper errors may name the URL too.
+    redact_userinfo(&format!(
+        "{what} failed for {place}: {detail}. {}.",
+        capitalize(&hint)
+    ))
+}
+
+/// The message of a failed write: what was tried, whether it changed anything, and what to
+/// do next (`ns`: the namespace it was sent to).
+fn write_failure_text(
+    context: &str,
+    place: &str,
+    ns: &str,
+    what: &str,
+    e: &ApiError,
+    permission: &str,
+) -> String {
+    match e {
+        ApiError::Status { code: 403, message } => format!(
+            "{what} was refused: {message}. That request changed nothing. The operator role grants {permission}: \
+             apply {OPERATOR_ROLE} and bind it to you (see its header), or ask a cluster admin"
+        ),
+        ApiError::Status { .. } => format!(
+            "{} That request changed nothing.",
+            failure_text(context, place, what, e)
+        ),
+        ApiError::Refused(why) => format!("{what} was not sent: {why}. Nothing was changed."),
+        // No answer: the server may or may not have acted on it.
+        ApiError::Transport(_) => format!(
+            "{} Whether the server applied it is unknown: check with `kubectl get cronjobs,jobs -n {ns}` before trying again.",
+            failure_text(context, place, what, e),
+        ),
+    }
+}
+
+fn looks_like_tls(msg: &str) -> bool {
+    let m = msg.to_lowercase();
+    [
+        "certificate",
+        "tls",
+        "handshake",
+        "corrupt message",
+        "invalidcontenttype",
+    ]
+    .iter()
+    .any(|w| m.contains(w))
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 /// Where `explain NAME` looked across contexts and did not find it: the contexts searched,

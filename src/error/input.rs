@@ -13,8 +13,9 @@ use doctor::names::InvalidName;
 use doctor::report::visible::one_line;
 use kube::config::{InClusterError, KubeconfigError as KubeError};
 
-use crate::cluster::config::redact_userinfo;
+use super::chain::error_chain;
 use crate::input::ReadError;
+use crate::redact::redact_userinfo;
 
 /// An input error: exit 2.
 #[derive(Debug, thiserror::Error)]
@@ -63,7 +64,7 @@ pub enum InputError {
     )]
     NotInCluster(#[source] InClusterError),
     /// kube cannot build a client; `target` is `Target::describe`.
-    #[error("{}", redact_userinfo(&format!("cannot set up a client for {target}: {}", crate::cluster::http::error_chain(source))))]
+    #[error("{}", redact_userinfo(&format!("cannot set up a client for {target}: {}", error_chain(source))))]
     ClientSetup { target: String, source: kube::Error },
     #[error(
         "cannot set up a client for {target}: the user's token holds characters an HTTP header cannot carry (a control character or line break pasted into the kubeconfig?): fix the token there"
@@ -85,7 +86,7 @@ pub enum InputError {
 #[derive(Debug, thiserror::Error)]
 pub enum KubeconfigError {
     /// Only the first line of a YAML error is said: the rest quotes the file (a token line).
-    #[error("{}", crate::cluster::config::read_error(path, source))]
+    #[error("{}", read_error(path, source))]
     Read { path: PathBuf, source: KubeError },
     #[error("cannot merge kubeconfig {}: {source}", path.display())]
     Merge { path: PathBuf, source: KubeError },
@@ -114,5 +115,20 @@ fn context_words(context: &str) -> String {
         "no current-context".to_string()
     } else {
         format!("context {context:?}")
+    }
+}
+
+/// Why a kubeconfig file cannot be used. A YAML error's message goes on with a snippet of the
+/// file (which may be a `token:` line): only its first line, the position and the reason, is
+/// kept. kube's read error names the file already; its parse error does not.
+fn read_error(p: &std::path::Path, e: &KubeError) -> String {
+    match e {
+        KubeError::Parse(yaml) => {
+            let text = yaml.to_string();
+            let first = text.lines().next().unwrap_or("").trim();
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            format!("cannot parse kubeconfig {}: {first}", p.display())
+        }
+        other => other.to_string(),
     }
 }

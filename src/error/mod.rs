@@ -8,10 +8,13 @@
 //! typed cause is also kept as the error's `source()`, for code that asks *what* failed
 //! (tests, retries), while `main` prints only the top message, so no cause is said twice.
 
+pub mod api;
+pub mod chain;
 pub mod cluster;
 pub mod input;
 pub mod local;
 pub mod usage;
+pub mod words;
 
 pub use cluster::ClusterError;
 pub use input::InputError;

@@ -6,7 +6,6 @@ use doctor::names::InvalidName;
 use doctor::replay::VersionParseError;
 
 use crate::cli::ranges::FlagError;
-use crate::cluster::monitor_runs::BadMonitorService;
 
 use super::cluster::Nowhere;
 
@@ -51,12 +50,16 @@ pub enum UsageError {
     #[error("--slot {0}")]
     Slot(#[source] doctor::report::slot::NotATime),
 
-    /// `flag` was given `value`, a valid RFC 3339 time past the last one a timestamp holds.
+    /// `flag` was given `value`, a valid RFC 3339 time past `last`, the last one a timestamp
+    /// holds.
     #[error(
-        "{flag} {value:?} is out of range: this tool computes times up to {} (a valid RFC 3339 time, but past the last one it can represent)",
-        crate::commands::last_computable()
+        "{flag} {value:?} is out of range: this tool computes times up to {last} (a valid RFC 3339 time, but past the last one it can represent)"
     )]
-    InstantBeyondRange { flag: String, value: String },
+    InstantBeyondRange {
+        flag: String,
+        value: String,
+        last: jiff::Timestamp,
+    },
     #[error(
         "{flag} {value:?} is not an RFC 3339 instant (for example 2026-11-20T12:00:00Z): {source}"
     )]
@@ -65,13 +68,16 @@ pub enum UsageError {
         value: String,
         source: jiff::Error,
     },
-    /// A `--now` past [`crate::commands::LATEST_NOW`].
+    /// A `--now` past `latest` (`commands::LATEST_NOW`); `last` is the last time computed.
     #[error(
-        "{flag} {value:?} is out of range: the replay looks up to 20 years ahead and computes times only up to {}, so {flag} must be at most {}",
-        crate::commands::last_computable(),
-        crate::commands::LATEST_NOW
+        "{flag} {value:?} is out of range: the replay looks up to 20 years ahead and computes times only up to {last}, so {flag} must be at most {latest}"
     )]
-    NowBeyondRange { flag: String, value: String },
+    NowBeyondRange {
+        flag: String,
+        value: String,
+        last: jiff::Timestamp,
+        latest: jiff::Timestamp,
+    },
     #[error(
         "--now dump judges -f input as of its newest timestamp; read from a cluster, \"now\" is the API server's clock (give an RFC 3339 instant to override it)"
     )]
@@ -120,7 +126,7 @@ pub enum UsageError {
     CompletionArgs(Vec<String>),
 
     /// No CronJob NAME in the input (files): the closest names, or all when few.
-    #[error("{}", crate::commands::report_cmd::not_found(name, namespace.as_deref(), names))]
+    #[error("{}", not_found(name, namespace.as_deref(), names))]
     NotFound {
         name: String,
         namespace: Option<String>,
@@ -129,7 +135,7 @@ pub enum UsageError {
     /// No CronJob NAME in the context's namespace, nor found elsewhere; `context` as shown.
     #[error(
         "{} (context {context})",
-        crate::commands::report_cmd::not_found(name, Some(namespace), names).replacen(" in the input", "", 1)
+        not_found(name, Some(namespace), names).replacen(" in the input", "", 1)
     )]
     NotInNamespace {
         name: String,
@@ -152,4 +158,47 @@ pub enum UsageError {
     /// Not found in any context read (and every context could be read).
     #[error(transparent)]
     Nowhere(Nowhere),
+}
+
+/// A `--monitor` value that names no Service (the parts as text output shows them).
+#[derive(Debug, thiserror::Error)]
+pub enum BadMonitorService {
+    #[error(
+        "--monitor {given:?}: expected NAMESPACE/SERVICE[:PORT] (e.g. cronjob-doctor/cronjob-doctor:9090)"
+    )]
+    Shape { given: String },
+    #[error("--monitor: invalid port {port:?}: a number from 1 to 65535")]
+    Port { port: String },
+    #[error("--monitor: {0}")]
+    Name(#[from] doctor::names::InvalidName),
+}
+
+/// "no CronJob named X … did you mean Y?" with the closest names by edit distance.
+pub fn not_found(name: &str, namespace: Option<&str>, names: &[String]) -> String {
+    let mut scored: Vec<(usize, &String)> = names
+        .iter()
+        .map(|n| (strsim::levenshtein(name, n), n))
+        .collect();
+    scored.sort();
+    scored.dedup_by(|a, b| a.1 == b.1);
+    let close: Vec<&str> = scored
+        .iter()
+        .filter(|(d, n)| *d <= (n.len().max(name.len()) / 3).max(2))
+        .take(3)
+        .map(|(_, n)| n.as_str())
+        .collect();
+    // Names come from the input: shown, never sent (a name may carry an escape sequence).
+    let shown = |s: &str| doctor::report::visible::one_line(s).into_owned();
+    let place = namespace
+        .map(|ns| format!(" in namespace {}", shown(ns)))
+        .unwrap_or_default();
+    let mut msg = format!("no CronJob named {name:?}{place} in the input");
+    let list = |ns: &[&str]| ns.iter().map(|n| shown(n)).collect::<Vec<_>>().join(", ");
+    if !close.is_empty() {
+        msg.push_str(&format!("; did you mean {}?", list(&close)));
+    } else if !names.is_empty() && names.len() <= 10 {
+        let all: Vec<&str> = names.iter().map(String::as_str).collect();
+        msg.push_str(&format!(" (found: {})", list(&all)));
+    }
+    msg
 }
