@@ -7,6 +7,11 @@
 //! on its own ("what was tried: the cause. What to do next"): where a cause is quoted, the
 //! typed cause is also kept as the error's `source()`, for code that asks *what* failed
 //! (tests, retries), while `main` prints only the top message, so no cause is said twice.
+//!
+//! Nearly a leaf: every module returns these errors, so they may name nothing of ours but
+//! the leaves `cli` (clap's `FlagError`), `input` (`ReadError`) and `redact` (messages are
+//! scrubbed of URL credentials when displayed). What their messages need is here: the
+//! request errors ([`api`]), cause chains ([`chain`]), durations and sizes ([`words`]).
 
 pub mod api;
 pub mod chain;
