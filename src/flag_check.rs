@@ -32,13 +32,52 @@ const SLOTS: &[(&[&str], &str)] = &[
 ];
 
 /// A flag that broke its documented range: the argv and what went wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BrokenPromise(pub String);
+#[derive(Debug, thiserror::Error)]
+pub enum BrokenPromise {
+    #[error("{argv:?}: rejected without a usage error: {source}")]
+    NoUsageError {
+        argv: Vec<String>,
+        source: clap::Error,
+    },
+    #[error("{argv:?}: {why}")]
+    OutOfRange { argv: Vec<String>, why: OutOfRange },
+}
 
-impl std::fmt::Display for BrokenPromise {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+/// Equal when they say the same (tests compare outcomes; clap's error has no `PartialEq`).
+impl PartialEq for BrokenPromise {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_string() == other.to_string()
     }
+}
+
+impl Eq for BrokenPromise {}
+
+/// What a parsed value breaks (`read`: what the flag's parser made of it, as Debug shows it).
+#[derive(Debug, thiserror::Error)]
+pub enum OutOfRange {
+    #[error("{flag} {text:?} accepted but reads as {read}")]
+    Duration {
+        flag: String,
+        text: String,
+        read: String,
+    },
+    #[error("--count {0} outside 1..={COUNT_MAX}")]
+    Count(u32),
+    #[error("--grace {0:?} above {GRACE_MAX:?}")]
+    Grace(std::time::Duration),
+    #[error("--kube-version {value:?} accepted but does not parse: {source}")]
+    KubeVersion {
+        value: String,
+        source: doctor::replay::VersionParseError,
+    },
+    #[error("--kube-version given but not kept")]
+    KubeVersionLost,
+    #[error("{flag} parsed into an unexpected command: {command}")]
+    Command { flag: String, command: String },
+    #[error("--context-timeout {0:?} outside 1s..=1h")]
+    ContextTimeout(std::time::Duration),
+    #[error("--timeline {0} outside 0..={TIMELINE_MAX}")]
+    Timeline(usize),
 }
 
 /// Parse one argv built from `data` with the real parser: `Ok(true)` accepted (and in range),
@@ -67,23 +106,25 @@ pub fn check_numeric_argv(data: &[u8]) -> Result<bool, BrokenPromise> {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
             );
             if !asked_for_output && (e.exit_code() != 2 || e.to_string().trim().is_empty()) {
-                return Err(BrokenPromise(format!(
-                    "{argv:?}: rejected without a usage error: {e}"
-                )));
+                return Err(BrokenPromise::NoUsageError { argv, source: e });
             }
             Ok(false)
         }
         Ok(cli) => in_range(&cli, flag)
             .map(|()| true)
-            .map_err(|why| BrokenPromise(format!("{argv:?}: {why}"))),
+            .map_err(|why| BrokenPromise::OutOfRange { argv, why }),
     }
 }
 
-fn in_range(cli: &Cli, flag: &str) -> Result<(), String> {
+fn in_range(cli: &Cli, flag: &str) -> Result<(), OutOfRange> {
     let duration_ok = |text: &str, max| match bounded_duration(text, max, "max") {
         Ok(None) => Ok(()),
         Ok(Some(d)) if d <= max => Ok(()),
-        other => Err(format!("{flag} {text:?} accepted but reads as {other:?}")),
+        other => Err(OutOfRange::Duration {
+            flag: flag.to_string(),
+            text: text.to_string(),
+            read: format!("{other:?}"),
+        }),
     };
     match (&cli.command, flag) {
         (Command::Explain(a), "--timeline")
@@ -101,7 +142,7 @@ fn in_range(cli: &Cli, flag: &str) -> Result<(), String> {
         (Command::Next(a), _) => (1..=COUNT_MAX)
             .contains(&a.count)
             .then_some(())
-            .ok_or_else(|| format!("--count {} outside 1..={COUNT_MAX}", a.count)),
+            .ok_or(OutOfRange::Count(a.count)),
         (Command::Trigger(a), _) => {
             duration_ok(&a.timeout, WAIT_TIMEOUT_MAX)?;
             duration_ok(&a.action.kube.request_timeout, REQUEST_TIMEOUT_MAX)
@@ -115,32 +156,36 @@ fn in_range(cli: &Cli, flag: &str) -> Result<(), String> {
         (Command::Monitor(a), _) => {
             (a.grace <= GRACE_MAX)
                 .then_some(())
-                .ok_or_else(|| format!("--grace {:?} above {GRACE_MAX:?}", a.grace))?;
+                .ok_or(OutOfRange::Grace(a.grace))?;
             duration_ok(&a.kube.request_timeout, REQUEST_TIMEOUT_MAX)
         }
         (Command::Lint(a), _) => match &a.replay.kube_version {
             Some(v) => v
                 .parse::<doctor::replay::KubeVersion>()
                 .map(|_| ())
-                .map_err(|e| format!("--kube-version {v:?} accepted but does not parse: {e}")),
-            None => Err("--kube-version given but not kept".into()),
+                .map_err(|e| OutOfRange::KubeVersion {
+                    value: v.clone(),
+                    source: e,
+                }),
+            None => Err(OutOfRange::KubeVersionLost),
         },
-        (other, _) => Err(format!(
-            "{flag} parsed into an unexpected command: {other:?}"
-        )),
+        (other, _) => Err(OutOfRange::Command {
+            flag: flag.to_string(),
+            command: format!("{other:?}"),
+        }),
     }
 }
 
-fn check_context_timeout(d: std::time::Duration) -> Result<(), String> {
+fn check_context_timeout(d: std::time::Duration) -> Result<(), OutOfRange> {
     let (lo, hi) = CONTEXT_TIMEOUT_RANGE;
     (lo..=hi)
         .contains(&d)
         .then_some(())
-        .ok_or_else(|| format!("--context-timeout {d:?} outside 1s..=1h"))
+        .ok_or(OutOfRange::ContextTimeout(d))
 }
 
-fn check_timeline(n: usize) -> Result<(), String> {
+fn check_timeline(n: usize) -> Result<(), OutOfRange> {
     (n <= TIMELINE_MAX)
         .then_some(())
-        .ok_or_else(|| format!("--timeline {n} outside 0..={TIMELINE_MAX}"))
+        .ok_or(OutOfRange::Timeline(n))
 }

@@ -57,9 +57,18 @@ fn excluded(path: &Path) -> bool {
     globs.iter().any(|g| doctor::config::glob_match(g, &rel))
 }
 
+/// Why an input could not be read: the OS said no, or it is larger than the cap.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    #[error("larger than {} (raise the limit with --max-input-size)", show_size(*max))]
+    TooLarge { max: u64 },
+}
+
 /// Reads a whole file, refusing one larger than `max` bytes.
-pub fn read_file_capped(path: &Path, max: u64) -> Result<Vec<u8>, String> {
-    let mut f = std::fs::File::open(path).map_err(|e| e.to_string())?;
+pub fn read_file_capped(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
+    let mut f = std::fs::File::open(path)?;
     read_capped(&mut f, max)
 }
 
@@ -91,16 +100,11 @@ pub fn load_paths_capped(paths: &[String], max_size: u64) -> Loaded {
 }
 
 /// Reads all of `r` unless it holds more than `max` bytes.
-fn read_capped(r: &mut dyn Read, max: u64) -> Result<Vec<u8>, String> {
+fn read_capped(r: &mut dyn Read, max: u64) -> Result<Vec<u8>, ReadError> {
     let mut bytes = Vec::new();
-    r.take(max.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
+    r.take(max.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max {
-        return Err(format!(
-            "larger than {} (raise the limit with --max-input-size)",
-            show_size(max)
-        ));
+        return Err(ReadError::TooLarge { max });
     }
     Ok(bytes)
 }
@@ -164,7 +168,7 @@ fn display(path: &Path) -> String {
 fn load_file(path: &Path, loaded: &mut Loaded, max_size: u64) {
     let name = display(path);
     let bytes = std::fs::File::open(path)
-        .map_err(|e| e.to_string())
+        .map_err(ReadError::from)
         .and_then(|mut f| read_capped(&mut f, max_size));
     match bytes {
         Ok(bytes) => loaded.extend(parse_bytes(&name, &bytes)),

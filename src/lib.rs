@@ -12,6 +12,7 @@ pub mod flag_check;
 mod input;
 mod monitor;
 mod project;
+mod redact;
 mod term;
 mod version;
 
@@ -44,7 +45,7 @@ fn run() -> i32 {
         Ok((mut c, m)) => {
             // The project's config file fills in what the command line left out.
             if let Err(e) = project::resolve(&mut c, &m) {
-                eprintln!("error: {}", doctor::report::visible::text(e.message()));
+                eprintln!("error: {}", doctor::report::visible::text(&e.to_string()));
                 return e.exit_code();
             }
             c
@@ -80,7 +81,7 @@ fn run() -> i32 {
             // Errors quote servers (422/409 messages, SSAR denial reasons) and files: control
             // characters are shown, never sent to the terminal. Newlines stay: some errors are
             // several lines of the tool's own (a command per line).
-            eprintln!("error: {}", doctor::report::visible::text(e.message()));
+            eprintln!("error: {}", doctor::report::visible::text(&e.to_string()));
             e.exit_code()
         }
     }

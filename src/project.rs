@@ -13,7 +13,7 @@ use clap::parser::ValueSource;
 use doctor::config::file::parse_config;
 
 use crate::cli::{Cli, Command, ConfigArgs, FailOn};
-use crate::error::Error;
+use crate::error::{Error, InputError};
 
 /// The file name looked for.
 pub const FILE_NAME: &str = ".cronjob-doctor.yaml";
@@ -98,26 +98,15 @@ pub fn find_upwards(dir: &Path) -> Option<PathBuf> {
 /// Reads and checks one config file; every problem as `FILE:LINE:COL: message`.
 pub fn read(path: &Path) -> Result<doctor::config::Config, Error> {
     let name = path.display().to_string();
-    let bytes = crate::input::read_file_capped(path, MAX_SIZE)
-        .map_err(|e| Error::Input(format!("{name}: cannot read the config file: {e}")))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| Error::Input(format!("{name}: the config file is not UTF-8 text")))?;
-    parse_config(&text).map_err(|errors| {
-        Error::Input(
-            errors
-                .iter()
-                .map(|e| {
-                    format!(
-                        "{name}:{}:{}: {}",
-                        e.line,
-                        e.column,
-                        doctor::report::visible::one_line(&e.message)
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("\n"),
-        )
-    })
+    let bytes = crate::input::read_file_capped(path, MAX_SIZE).map_err(|e| {
+        InputError::ConfigUnreadable {
+            name: name.clone(),
+            source: e,
+        }
+    })?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| InputError::ConfigNotUtf8 { name: name.clone() })?;
+    parse_config(&text).map_err(|errors| InputError::ConfigInvalid { name, errors }.into())
 }
 
 /// The directory the config's path globs are relative to.

@@ -10,45 +10,26 @@ pub mod session;
 pub mod wait;
 
 use crate::cluster::http::ApiError;
-use crate::error::Error;
+use crate::error::{ClusterError, Declined, Error};
 use session::Session;
-
-/// Where the role that allows the actions is described.
-pub const OPERATOR_ROLE: &str = "deploy/rbac/operator.yaml";
 
 /// A failed write, said so the user knows what was tried, whether anything changed, and what
 /// to do next.
 pub fn write_failure(s: &Session, what: &str, e: &ApiError, permission: &str) -> Error {
-    Error::Api(crate::cluster::config::redact_userinfo(
-        &write_failure_text(s, what, e, permission),
-    ))
-}
-
-fn write_failure_text(s: &Session, what: &str, e: &ApiError, permission: &str) -> String {
-    match e {
-        ApiError::Status { code: 403, message } => format!(
-            "{what} was refused: {message}. That request changed nothing. The operator role grants {permission}: \
-             apply {OPERATOR_ROLE} and bind it to you (see its header), or ask a cluster admin"
-        ),
-        ApiError::Status { .. } => format!(
-            "{} That request changed nothing.",
-            crate::cluster::failure(&s.api, what, e)
-        ),
-        ApiError::Refused(why) => format!("{what} was not sent: {why}. Nothing was changed."),
-        // No answer: the server may or may not have acted on it.
-        ApiError::Transport(_) => format!(
-            "{} Whether the server applied it is unknown: check with `kubectl get cronjobs,jobs -n {}` before trying again.",
-            crate::cluster::failure(&s.api, what, e),
-            s.ns
-        ),
+    ClusterError::Write {
+        what: what.to_string(),
+        context: s.api.target.context.clone(),
+        place: s.api.target.describe(),
+        namespace: s.ns.clone(),
+        permission: permission.to_string(),
+        source: e.clone(),
     }
+    .into()
 }
 
 /// The refusal when nobody can be asked.
-pub fn no_terminal(consequence: &str) -> Error {
-    Error::Declined(format!(
-        "stdin is not a terminal, so there is nobody to confirm: {consequence}. Review the preview above and add --yes to go ahead (or --dry-run=server to only test it)"
-    ))
+pub fn no_terminal(nothing_was: &'static str) -> Error {
+    Declined::NoTerminal { nothing_was }.into()
 }
 
 /// Who to record as the one suspending: `--by`, else the login name, else the kubeconfig

@@ -20,7 +20,7 @@ use crate::cluster::http::ApiError;
 use crate::cluster::objects::cron_job_of;
 use crate::cluster::write_requests::{self, Write, target_of};
 use crate::cluster::writer::MERGE_PATCH;
-use crate::error::Error;
+use crate::error::{ClusterError, Declined, Error};
 use crate::term::confirm::{self, Consent};
 use crate::term::out::{Out, request_text};
 
@@ -143,7 +143,10 @@ pub async fn run(
                 s.confirmed();
             }
             Consent::Declined => {
-                return Err(Error::Declined("not confirmed: nothing was changed".into()));
+                return Err(Declined::NotConfirmed {
+                    nothing_was: "nothing was changed",
+                }
+                .into());
             }
             Consent::NoTerminal => return Err(no_terminal("nothing was changed")),
         }
@@ -162,16 +165,16 @@ pub async fn run(
                     break;
                 }
                 Err(e) => {
-                    let mut msg =
-                        write_failure(s, &describe_request(name, p, false), &e, &permission(p))
-                            .to_string();
-                    if let Some(done) = applied.last() {
-                        msg.push_str(&format!(
-                            " Already applied before it: {} — run the command again to finish.",
-                            done.describe
-                        ));
-                    }
-                    return Err(Error::Api(msg));
+                    let failed =
+                        write_failure(s, &describe_request(name, p, false), &e, &permission(p));
+                    return Err(match (applied.last(), failed) {
+                        (Some(done), Error::Api(failed)) => ClusterError::PartlyApplied {
+                            source: failed,
+                            done: done.describe.clone(),
+                        }
+                        .into(),
+                        (_, failed) => failed,
+                    });
                 }
             }
         }
@@ -205,11 +208,11 @@ pub async fn run(
 fn conflict(out: &Out, what: &str, sent_rv: &str, conflicts: &mut u32) -> Result<(), Error> {
     *conflicts += 1;
     if *conflicts > MAX_CONFLICT_RETRIES {
-        return Err(Error::Api(format!(
-            "{what}: 409 Conflict again, {} times in a row — something keeps writing this CronJob (another controller, a GitOps sync?). \
-             Nothing more was changed; find the other writer or try again later",
-            *conflicts
-        )));
+        return Err(ClusterError::ConflictsAgain {
+            what: what.to_string(),
+            times: *conflicts,
+        }
+        .into());
     }
     out.line(format!(
         "{what}: 409 Conflict — someone else wrote the CronJob after resourceVersion {sent_rv}; reading it again (retry {} of {MAX_CONFLICT_RETRIES}).",

@@ -13,7 +13,7 @@ use crate::cluster::request::ApiPath;
 use crate::cluster::write_requests::{self, Write};
 use crate::cluster::writer::Writer;
 use crate::cluster::{self, fetch, objects};
-use crate::error::Error;
+use crate::error::{ClusterError, Error, InputError, UsageError};
 
 pub struct Session {
     pub api: Api,
@@ -45,8 +45,8 @@ impl Session {
     ) -> Result<Session, Error> {
         let api = cluster::connect(kube, true).await?;
         let ns = cluster::namespace(&api, namespace).map_err(|e| match e {
-            Error::Usage(m) => Error::Usage(format!("{m}; nothing was sent")),
-            Error::Input(m) => Error::Input(format!("{m}; nothing was sent")),
+            Error::Usage(e) => UsageError::NothingSent(Box::new(e)).into(),
+            Error::Input(e) => InputError::NothingSent(Box::new(e)).into(),
             other => other,
         })?;
         let writer = api.writer(dry_run != DryRun::None);
@@ -74,19 +74,19 @@ impl Session {
 
     /// The error for a failed request: what was tried, on which cluster, what to do.
     pub fn failure(&self, what: &str, e: &ApiError) -> Error {
-        Error::Api(cluster::failure(&self.api, what, e))
+        cluster::failure(&self.api, what, e).into()
     }
 
     /// GET the CronJob as JSON (with its resourceVersion) and as the model.
     pub async fn cron_job(&self, name: &str) -> Result<(Value, CronJob), Error> {
         match objects::cron_job(&self.api, &self.ns, name).await {
             Ok(read) => Ok((read.raw, read.model)),
-            Err(ApiError::Status { code: 404, .. }) => Err(Error::Api(format!(
-                "cronjob {name:?} not found in namespace {} (context {}): check the name with `kubectl get cronjobs -n {}`; nothing was changed",
-                self.ns,
-                self.context(),
-                self.ns
-            ))),
+            Err(ApiError::Status { code: 404, .. }) => Err(ClusterError::CronJobNotFound {
+                name: name.to_string(),
+                namespace: self.ns.clone(),
+                context: self.context().to_string(),
+            }
+            .into()),
             Err(e) => Err(self.failure(&format!("GET {}", self.path("cronjobs", name)), &e)),
         }
     }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::session::Session;
 use crate::cluster::http::{ApiError, humantime};
-use crate::error::Error;
+use crate::error::{ClusterError, Error};
 use crate::term::out::Out;
 use doctor::evidence::{failure_reason, job_duration, pod_problem};
 use doctor::model::{Job, Pod};
@@ -95,11 +95,11 @@ pub async fn follow(
         let j = match s.job(job).await {
             Ok(j) => j,
             Err(ApiError::Status { code: 404, .. }) => {
-                return Err(Error::Api(format!(
-                    "job {job} is gone (deleted, or removed by ttlSecondsAfterFinished) before it was seen to finish; \
-                     look for its Pods with `kubectl get pods -n {} -l batch.kubernetes.io/job-name={job}`",
-                    s.ns
-                )));
+                return Err(ClusterError::JobGone {
+                    job: job.to_string(),
+                    namespace: s.ns.clone(),
+                }
+                .into());
             }
             Err(e) => return Err(s.failure(&format!("GET {path} (while waiting)"), &e)),
         };

@@ -4,13 +4,15 @@
 //! plugins, client certificates, tokens and OIDC come with kube's `Config`.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::time::Duration;
 
 use kube::config::{KubeConfigOptions, Kubeconfig};
 
 use crate::cli::KubeArgs;
-use crate::error::Error;
+use crate::error::input::KubeconfigError;
+use crate::error::{Error, InputError, UsageError};
+pub use crate::redact::redact_userinfo;
+use crate::redact::{forget_on_print, userinfo_in_text};
 
 /// Where we are talking to, for messages ("what was tried").
 #[derive(Clone, Debug)]
@@ -34,62 +36,9 @@ impl Target {
     }
 }
 
-/// The exact userinfo strings of the cluster URLs in use (`admin:p,(x)'!S3cr`), taken from the
-/// parsed URL: [`redact_userinfo`] removes them wherever they appear, since a password may hold
-/// characters (`' ( ) ,`) that the prose scan below takes for the end of a URL.
-static SECRETS: Mutex<Vec<String>> = Mutex::new(Vec::new());
-
-/// Remember `userinfo` (and its percent-decoded form) as text never to print.
-fn forget_on_print(userinfo: &str) {
-    if userinfo.is_empty() {
-        return;
-    }
-    let mut secrets = SECRETS.lock().unwrap_or_else(|e| e.into_inner());
-    let decoded = percent_decoded(userinfo);
-    for s in [userinfo.to_string(), decoded] {
-        if !secrets.contains(&s) {
-            secrets.push(s);
-        }
-    }
-    // Longest first, so a secret that contains another is replaced whole.
-    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-}
-
-fn percent_decoded(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        if b[i] == b'%'
-            && let (Some(h), Some(l)) = (
-                b.get(i + 1).copied().and_then(hex),
-                b.get(i + 2).copied().and_then(hex),
-            )
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 /// The userinfo part of `url`'s authority (`user:password`), if it has one.
 fn userinfo(url: &http::Uri) -> Option<&str> {
     let authority = url.authority()?.as_str();
-    authority.rfind('@').map(|at| &authority[..at])
-}
-
-/// The userinfo of a server URL as the kubeconfig spells it, before (or without) parsing:
-/// the authority runs from `://` to the first `/`, `?` or `#`, which a userinfo cannot hold
-/// unencoded.
-fn userinfo_in_text(server: &str) -> Option<&str> {
-    let start = server.find("://")? + 3;
-    let rest = &server[start..];
-    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
     authority.rfind('@').map(|at| &authority[..at])
 }
 
@@ -122,56 +71,19 @@ fn server_for_messages(url: &http::Uri) -> String {
     display_server(url)
 }
 
-/// `text` with the userinfo of the cluster URL in use (exactly as parsed) and of every other
-/// URL in it (`https://admin:SECRET@host`) replaced by `REDACTED`: a kubeconfig may carry
-/// credentials in its server URL, and every message that names the server, or passes on an
-/// error that does, must not print them.
-pub fn redact_userinfo(text: &str) -> String {
-    let mut text = text.to_string();
-    for secret in SECRETS.lock().unwrap_or_else(|e| e.into_inner()).iter() {
-        if text.contains(secret.as_str()) {
-            text = text.replace(secret.as_str(), "REDACTED");
-        }
-    }
-    redact_url_userinfo(&text)
-}
-
-/// The prose scan: a best effort for URLs that are not the cluster's.
-fn redact_url_userinfo(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find("://") {
-        let (head, tail) = rest.split_at(i + 3);
-        out.push_str(head);
-        // The authority ends at the path, query or fragment, or where the URL ends in prose.
-        let end = tail
-            .find(|c: char| {
-                matches!(
-                    c,
-                    '/' | '?' | '#' | '"' | '\'' | '(' | ')' | '<' | '>' | ','
-                ) || c.is_whitespace()
-            })
-            .unwrap_or(tail.len());
-        let authority = &tail[..end];
-        match authority.rfind('@') {
-            Some(at) => {
-                out.push_str("REDACTED");
-                out.push_str(&authority[at..]);
-            }
-            None => out.push_str(authority),
-        }
-        rest = &tail[end..];
-    }
-    out.push_str(rest);
-    out
-}
-
 /// `--request-timeout` as kubectl reads it: `0` (no limit), a number of seconds, or a Go-style
 /// duration made of `h`, `m`, `s`, `ms` parts (`1m30s`). One grammar with the flag's range
 /// check (`cli::ranges::bounded_duration`), which clap has already applied.
 pub fn parse_timeout(s: &str) -> Result<Option<Duration>, Error> {
-    crate::cli::ranges::bounded_duration(s, crate::cli::ranges::REQUEST_TIMEOUT_MAX, "24h")
-        .map_err(|e| Error::Usage(format!("--request-timeout {s:?}: {e}")))
+    crate::cli::ranges::bounded_duration(s, crate::cli::ranges::REQUEST_TIMEOUT_MAX, "24h").map_err(
+        |e| {
+            UsageError::RequestTimeout {
+                value: s.to_string(),
+                source: e,
+            }
+            .into()
+        },
+    )
 }
 
 fn kubeconfig_paths(args: &KubeArgs) -> Option<(Vec<PathBuf>, String)> {
@@ -192,44 +104,33 @@ fn kubeconfig_paths(args: &KubeArgs) -> Option<(Vec<PathBuf>, String)> {
         .then(|| (vec![p.clone()], p.display().to_string()))
 }
 
-/// Why a kubeconfig file cannot be used. A YAML error's message goes on with a snippet of the
-/// file (which may be a `token:` line): only its first line, the position and the reason, is
-/// kept. kube's read error names the file already; its parse error does not.
-fn read_error(p: &std::path::Path, e: &kube::config::KubeconfigError) -> String {
-    match e {
-        kube::config::KubeconfigError::Parse(yaml) => {
-            let text = yaml.to_string();
-            let first = text.lines().next().unwrap_or("").trim();
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            format!("cannot parse kubeconfig {}: {first}", p.display())
-        }
-        other => other.to_string(),
-    }
-}
-
 /// Read and merge the kubeconfig files. Like kubectl, a file named in `KUBECONFIG` that does
 /// not exist is skipped; one named with `--kubeconfig` must exist.
-fn read_kubeconfig(paths: &[PathBuf], explicit: bool) -> Result<Kubeconfig, String> {
+fn read_kubeconfig(paths: &[PathBuf], explicit: bool) -> Result<Kubeconfig, KubeconfigError> {
     let mut merged = Kubeconfig::default();
     let mut read_any = false;
     for p in paths {
         if !explicit && !p.exists() {
             continue;
         }
-        let k = Kubeconfig::read_from(p).map_err(|e| read_error(p, &e))?;
+        let k = Kubeconfig::read_from(p).map_err(|e| KubeconfigError::Read {
+            path: p.clone(),
+            source: e,
+        })?;
         // Before any message can name a server: every cluster's credentials are secrets.
         for c in k.clusters.iter().filter_map(|c| c.cluster.as_ref()) {
             if let Some(u) = c.server.as_deref().and_then(userinfo_in_text) {
                 forget_on_print(u);
             }
         }
-        merged = merged
-            .merge(k)
-            .map_err(|e| format!("cannot merge kubeconfig {}: {e}", p.display()))?;
+        merged = merged.merge(k).map_err(|e| KubeconfigError::Merge {
+            path: p.clone(),
+            source: e,
+        })?;
         read_any = true;
     }
     if !read_any {
-        return Err("none of the kubeconfig files exist".into());
+        return Err(KubeconfigError::NoneExist);
     }
     Ok(merged)
 }
@@ -240,10 +141,7 @@ fn one_context(args: &KubeArgs) -> Result<Option<String>, Error> {
     match args.context.as_slice() {
         [] => Ok(None),
         [one] => Ok(Some(one.clone())),
-        many => Err(Error::Usage(format!(
-            "--context was given {} times: only scan and explain read several contexts",
-            many.len()
-        ))),
+        many => Err(UsageError::SeveralContexts(many.len()).into()),
     }
 }
 
@@ -251,12 +149,13 @@ fn one_context(args: &KubeArgs) -> Result<Option<String>, Error> {
 /// came from: what `--all-contexts` reads. Without a kubeconfig there is nothing to list.
 pub fn context_names(args: &KubeArgs) -> Result<(Vec<String>, String), Error> {
     let Some((paths, source)) = kubeconfig_paths(args) else {
-        return Err(Error::Input(
-            "--all-contexts reads the contexts of a kubeconfig, and none was found (--kubeconfig, KUBECONFIG, ~/.kube/config)".into(),
-        ));
+        return Err(InputError::NoKubeconfigForContexts.into());
     };
-    let kc = read_kubeconfig(&paths, args.kubeconfig.is_some())
-        .map_err(|e| Error::Input(redact_userinfo(&format!("{e} (from {source})"))))?;
+    let kc =
+        read_kubeconfig(&paths, args.kubeconfig.is_some()).map_err(|e| InputError::Kubeconfig {
+            from: source.clone(),
+            source: e,
+        })?;
     let mut names: Vec<String> = Vec::new();
     for c in &kc.contexts {
         if !names.contains(&c.name) {
@@ -264,9 +163,10 @@ pub fn context_names(args: &KubeArgs) -> Result<(Vec<String>, String), Error> {
         }
     }
     if names.is_empty() {
-        return Err(Error::Input(format!(
-            "--all-contexts: the kubeconfig has no contexts (from {source})"
-        )));
+        return Err(InputError::NoContexts {
+            from: source.clone(),
+        }
+        .into());
     }
     Ok((names, source))
 }
@@ -281,8 +181,12 @@ pub async fn load(args: &KubeArgs) -> Result<(kube::Config, Target), Error> {
     match kubeconfig_paths(args) {
         Some((paths, source)) => {
             let chosen = one_context(args)?;
-            let kc = read_kubeconfig(&paths, args.kubeconfig.is_some())
-                .map_err(|e| Error::Input(redact_userinfo(&format!("{e} (from {source})"))))?;
+            let kc = read_kubeconfig(&paths, args.kubeconfig.is_some()).map_err(|e| {
+                InputError::Kubeconfig {
+                    from: source.clone(),
+                    source: e,
+                }
+            })?;
             let context = chosen
                 .clone()
                 .or_else(|| kc.current_context.clone())
@@ -294,15 +198,10 @@ pub async fn load(args: &KubeArgs) -> Result<(kube::Config, Target), Error> {
             };
             config = kube::Config::from_custom_kubeconfig(kc, &opts)
                 .await
-                .map_err(|e| {
-                    let ctx = if context.is_empty() {
-                        "no current-context".to_string()
-                    } else {
-                        format!("context {context:?}")
-                    };
-                    Error::Input(redact_userinfo(&format!(
-                        "cannot use {ctx} from {source}: {e}"
-                    )))
+                .map_err(|e| InputError::CannotUse {
+                    context: context.clone(),
+                    from: source.clone(),
+                    source: e,
                 })?;
             target = Target {
                 context: if context.is_empty() {
@@ -316,9 +215,7 @@ pub async fn load(args: &KubeArgs) -> Result<(kube::Config, Target), Error> {
             };
         }
         None => {
-            config = kube::Config::incluster().map_err(|e| {
-                Error::Input(format!("no kubeconfig found (--kubeconfig, KUBECONFIG, ~/.kube/config) and not running in a cluster: {e}"))
-            })?;
+            config = kube::Config::incluster().map_err(InputError::NotInCluster)?;
             target = Target {
                 context: "in-cluster".into(),
                 server: server_for_messages(&config.cluster_url),
@@ -334,15 +231,22 @@ pub async fn load(args: &KubeArgs) -> Result<(kube::Config, Target), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::redact::percent_decoded;
 
     #[test]
     fn timeouts_read_like_kubectl() {
-        assert_eq!(parse_timeout("0"), Ok(None));
-        assert_eq!(parse_timeout("15"), Ok(Some(Duration::from_secs(15))));
-        assert_eq!(parse_timeout("30s"), Ok(Some(Duration::from_secs(30))));
-        assert_eq!(parse_timeout("1m30s"), Ok(Some(Duration::from_secs(90))));
-        assert_eq!(parse_timeout("500ms"), Ok(Some(Duration::from_millis(500))));
-        assert_eq!(parse_timeout("0s"), Ok(None));
+        assert_eq!(parse_timeout("0").unwrap(), None);
+        assert_eq!(parse_timeout("15").unwrap(), Some(Duration::from_secs(15)));
+        assert_eq!(parse_timeout("30s").unwrap(), Some(Duration::from_secs(30)));
+        assert_eq!(
+            parse_timeout("1m30s").unwrap(),
+            Some(Duration::from_secs(90))
+        );
+        assert_eq!(
+            parse_timeout("500ms").unwrap(),
+            Some(Duration::from_millis(500))
+        );
+        assert_eq!(parse_timeout("0s").unwrap(), None);
         assert!(parse_timeout("soon").is_err());
         assert!(parse_timeout("").is_err());
         assert!(parse_timeout("5x").is_err());
@@ -390,7 +294,9 @@ mod tests {
             "apiVersion: v1\nusers:\n- name: u\n  user:\n    token: TOKEN-SECRET\n   bad: [\n",
         )
         .unwrap();
-        let e = read_kubeconfig(std::slice::from_ref(&p), true).unwrap_err();
+        let e = read_kubeconfig(std::slice::from_ref(&p), true)
+            .unwrap_err()
+            .to_string();
         let _ = std::fs::remove_dir_all(&dir);
         assert!(!e.contains("TOKEN-SECRET"), "{e}");
         assert!(!e.contains('\n'), "{e}");

@@ -14,7 +14,7 @@
 //! command and never quotes its stdout. kube still decides when to run it and caches the
 //! credential, so a long-running `monitor` refreshes expiring tokens as before.
 //!
-//! [`describe_auth_error`] is the one place kube's credential errors become text: it never
+//! `error::chain::describe_auth_error` is the one place kube's credential errors become text: it never
 //! uses their `Display`, which embeds the plugin's output.
 
 use std::ffi::OsString;
@@ -23,7 +23,7 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use kube::client::AuthError;
+use crate::error::chain::TIMED_OUT;
 
 /// The first argument that puts the binary in guard mode (never shown by `--help`).
 pub const GUARD_ARG: &str = "__exec-credential-plugin";
@@ -33,8 +33,6 @@ pub const GUARD_ARG: &str = "__exec-credential-plugin";
 /// timeout. Fleet scans bound it by the context's `--context-timeout` instead.
 pub const DEFAULT_BOUND: Duration = Duration::from_secs(120);
 
-/// The exit code of a guard whose plugin did not answer in time (as `timeout(1)`).
-const TIMED_OUT: i32 = 124;
 /// The exit code of a guard whose plugin wrote something that is not an ExecCredential.
 const NOT_A_CREDENTIAL: i32 = 125;
 /// The exit code of a guard that could not start the plugin (as a shell's "not found").
@@ -200,14 +198,14 @@ pub fn run_guard(args: &[OsString]) -> i32 {
 /// Whether `out` decodes as an ExecCredential the way kube reads it (JSON, or the YAML that
 /// client-go's decoder also accepts); the reason when not, naming a position and a kind of
 /// error but never a byte of the output.
-pub fn check_credential(out: &[u8]) -> Result<(), String> {
+pub fn check_credential(out: &[u8]) -> Result<(), NotACredential> {
     #[derive(serde::Deserialize)]
     struct Credential {
         #[allow(dead_code)]
         status: Option<serde::de::IgnoredAny>,
     }
     if out.len() > STDOUT_CAP {
-        return Err(format!("more than {} KiB of output", STDOUT_CAP >> 10));
+        return Err(NotACredential::TooLong);
     }
     let json = match serde_json::from_slice::<Credential>(out) {
         Ok(_) => return Ok(()),
@@ -222,11 +220,25 @@ pub fn check_credential(out: &[u8]) -> Result<(), String> {
         serde_json::error::Category::Data => "the JSON is not an ExecCredential",
         serde_json::error::Category::Io => "the output could not be read",
     };
-    Err(format!(
-        "{what} (line {}, column {})",
-        json.line(),
-        json.column()
-    ))
+    Err(NotACredential::Undecodable {
+        what,
+        line: json.line(),
+        column: json.column(),
+    })
+}
+
+/// Why a plugin's output is not an ExecCredential: a kind of error and a position, never a
+/// byte of the output (serde's own messages may quote it).
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotACredential {
+    #[error("more than {} KiB of output", STDOUT_CAP >> 10)]
+    TooLong,
+    #[error("{what} (line {line}, column {column})")]
+    Undecodable {
+        what: &'static str,
+        line: usize,
+        column: usize,
+    },
 }
 
 /// The plugin's command line as the guard's messages show it: the kubeconfig's command and
@@ -309,45 +321,6 @@ fn kill(child: &mut std::process::Child, own_group: bool) {
     let _ = child.wait();
 }
 
-/// kube's credential error as one safe sentence: which step failed and, for a plugin that
-/// exited non-zero, the last lines of what the guard (or the plugin) wrote to stderr, escaped
-/// and bounded. Never the error's `Display`, which embeds the plugin's stdout, the `Debug`
-/// of its `Output`, and the command with its environment.
-pub fn describe_auth_error(e: &AuthError) -> String {
-    match e {
-        AuthError::AuthExecRun { out, .. } => {
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            let tail: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-            let tail = tail[tail.len().saturating_sub(3)..].join(" / ");
-            let tail = doctor::report::visible::one_line(&tail);
-            let tail = if tail.chars().count() > 600 {
-                let cut: String = tail.chars().take(600).collect();
-                format!("{cut}…")
-            } else {
-                tail.into_owned()
-            };
-            let status = match out.status.code() {
-                Some(TIMED_OUT) => "did not answer in time".to_string(),
-                Some(c) => format!("failed with exit code {c}"),
-                None => "was killed by a signal".to_string(),
-            };
-            if tail.is_empty() {
-                format!(
-                    "the exec credential plugin {status} (its messages, if any, are above; run it by hand to see its error)"
-                )
-            } else {
-                format!("the exec credential plugin {status}: {tail}")
-            }
-        }
-        AuthError::AuthExecParse(_) => "decoding the exec credential plugin's output failed: it is not an ExecCredential (the output is not shown, it may hold a credential)".to_string(),
-        AuthError::AuthExecStart(io) => format!("cannot start the exec credential plugin: {io}"),
-        AuthError::AuthExec(_) => "the exec credential plugin failed (its output is not shown, it may hold a credential); run it by hand to see its error".to_string(),
-        AuthError::ParseTokenKey(_) => "the auth provider's token could not be read from its command's output (not shown, it may hold a credential)".to_string(),
-        AuthError::ExecPluginFailed => "the exec credential plugin's answer holds no status (no credential)".to_string(),
-        other => other.to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,17 +334,17 @@ mod tests {
             Ok(())
         );
         let cut = br#"{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"s3cr3t-TOKEN-abc123","#;
-        let why = check_credential(cut).unwrap_err();
+        let why = check_credential(cut).unwrap_err().to_string();
         assert!(why.contains("ends in the middle"), "{why}");
         for part in ["s3cr3t", "TOKEN", "abc123", "token"] {
             assert!(!why.contains(part), "{why}");
         }
         // A data error (serde_json's would quote the value) is named, not quoted.
         let typed = br#"{"status": "s3cr3t-TOKEN-abc123"} trailing"#;
-        let why = check_credential(typed).unwrap_err();
+        let why = check_credential(typed).unwrap_err().to_string();
         assert!(!why.contains("s3cr3t"), "{why}");
         let banner = b"Welcome to the corporate proxy s3cr3t\n{";
-        let why = check_credential(banner).unwrap_err();
+        let why = check_credential(banner).unwrap_err().to_string();
         assert!(!why.contains("s3cr3t"), "{why}");
     }
 

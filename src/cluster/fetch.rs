@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use doctor::model::{CronJob, Event, Job, Snapshot};
 
-use super::http::{Api, ApiError};
+use super::http::{Api, ApiError, Transport};
 use super::list::{collection, list_all};
 use super::request::ApiPath;
 use super::{convert, evidence_missing, evidence_note, no_events_note, wire};
@@ -71,7 +71,7 @@ pub async fn explain(api: &Api, ns: &str, name: &str) -> Result<Snapshot, FetchE
                 .map_err(|e| {
                     FetchError::Api(
                         format!("GET {cj_path}"),
-                        ApiError::Transport(format!("unexpected answer: {e}")),
+                        Transport::Unreadable(std::sync::Arc::new(e)).into(),
                     )
                 })?
         }
@@ -239,7 +239,10 @@ async fn events_about(api: &Api, ns: &str, names: Vec<String>) -> Result<Vec<Eve
     }
     let mut parts: Vec<(usize, Vec<Event>)> = Vec::new();
     while let Some(done) = tasks.join_next().await {
-        let (i, r) = done.map_err(|e| ApiError::Transport(format!("event request failed: {e}")))?;
+        let (i, r) = done.map_err(|e| Transport::Task {
+            what: "event request",
+            source: std::sync::Arc::new(e),
+        })?;
         parts.push((i, r?));
     }
     // Deterministic order whatever order the answers came in.

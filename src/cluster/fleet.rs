@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::cli::{FleetArgs, KubeArgs};
-use crate::error::Error;
+use crate::error::{ClusterError, Error, SystemError, UsageError};
 
 /// Contexts read at once. Each costs a connection and a few list streams; six keep a laptop's
 /// file descriptors and the API servers' rate limits comfortable while ten clusters still take
@@ -27,9 +27,7 @@ pub fn contexts(kube: &KubeArgs, fleet: &FleetArgs) -> Result<Option<Vec<String>
         return Ok(None);
     }
     if kube.cluster.is_some() || kube.user.is_some() {
-        return Err(Error::Usage(
-            "--cluster and --user override one context's choice; with several --context flags each context uses its own".into(),
-        ));
+        return Err(UsageError::FleetClusterUser.into());
     }
     let mut names: Vec<String> = Vec::new();
     for c in &kube.context {
@@ -73,11 +71,7 @@ pub fn each<T: Send>(
                     };
                     let Some(name) = contexts.get(i) else { return };
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(name)))
-                        .unwrap_or_else(|_| {
-                            Err(Error::System(
-                                "the Kubernetes client failed unexpectedly (see the panic message above); check this context's entry in the kubeconfig".into(),
-                            ))
-                        });
+                        .unwrap_or_else(|_| Err(SystemError::ClientPanicked.into()));
                     *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
                 }
             });
@@ -117,24 +111,7 @@ pub async fn within<T>(
     let timeout = deadline.timeout;
     match tokio::time::timeout_at(deadline.at.into(), fut).await {
         Ok(r) => r,
-        Err(_) => Err(Error::Api(format!(
-            "no complete answer within {} (--context-timeout); the cluster is down, unreachable or slow",
-            human(timeout)
-        ))),
-    }
-}
-
-/// `30s`, `1m30s`, `1.5s`: a timeout as the flag spells it.
-fn human(d: Duration) -> String {
-    let ms = d.as_millis();
-    if !ms.is_multiple_of(1000) {
-        return format!("{:.1}s", d.as_secs_f64());
-    }
-    let s = d.as_secs();
-    match (s / 60, s % 60) {
-        (0, s) => format!("{s}s"),
-        (m, 0) => format!("{m}m"),
-        (m, s) => format!("{m}m{s}s"),
+        Err(_) => Err(ClusterError::ContextTimeout(timeout).into()),
     }
 }
 
@@ -146,13 +123,14 @@ pub fn shown(context: &str) -> String {
 
 /// An error as one line of a fleet report: the first line, control characters shown.
 pub fn one_line(e: &Error) -> String {
-    let m = e.message();
-    doctor::report::visible::one_line(m.lines().next().unwrap_or(m)).into_owned()
+    let m = e.to_string();
+    doctor::report::visible::one_line(m.lines().next().unwrap_or(&m)).into_owned()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::words::human;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
@@ -166,8 +144,8 @@ mod tests {
             running.fetch_sub(1, Ordering::SeqCst);
             Ok(n.to_uppercase())
         });
-        let expected: Vec<Result<String, Error>> =
-            names.iter().map(|n| Ok(n.to_uppercase())).collect();
+        let out: Vec<String> = out.into_iter().map(Result::unwrap).collect();
+        let expected: Vec<String> = names.iter().map(|n| n.to_uppercase()).collect();
         assert_eq!(out, expected);
         let peak = peak.load(Ordering::SeqCst);
         assert!((2..=PARALLEL_CONTEXTS).contains(&peak), "peak {peak}");
@@ -183,13 +161,13 @@ mod tests {
             }
             Ok(n.len())
         });
-        assert_eq!(out[0], Ok(1));
+        assert_eq!(out[0].as_ref().ok(), Some(&1));
         assert!(
-            matches!(&out[1], Err(Error::System(m)) if m.starts_with("the Kubernetes client failed")),
+            matches!(&out[1], Err(Error::System(SystemError::ClientPanicked))),
             "{:?}",
             out[1]
         );
-        assert_eq!(out[2], Ok(1));
+        assert_eq!(out[2].as_ref().ok(), Some(&1));
     }
 
     #[test]

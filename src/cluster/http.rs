@@ -23,44 +23,9 @@ const BACKOFF_CAP: Duration = Duration::from_secs(4);
 /// for the rest of a `--request-timeout 0` session.
 pub const RETRY_AFTER_CAP: Duration = Duration::from_secs(30);
 
-/// A failed request, classified the way the commands react to it.
-#[derive(Debug, Clone)]
-pub enum ApiError {
-    /// The server answered with an error status (`metav1.Status` message when it sent one).
-    Status { code: u16, message: String },
-    /// No usable answer: connection refused, TLS, DNS, credentials plugin, timeout.
-    Transport(String),
-    /// Never sent: the request broke a rule of this session (a real write in a dry run).
-    Refused(String),
-}
-
-impl ApiError {
-    pub fn code(&self) -> Option<u16> {
-        match self {
-            ApiError::Status { code, .. } => Some(*code),
-            ApiError::Transport(_) | ApiError::Refused(_) => None,
-        }
-    }
-}
-
-impl std::fmt::Display for ApiError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ApiError::Status { code, message } => {
-                let reason = StatusCode::from_u16(*code)
-                    .ok()
-                    .and_then(|s| s.canonical_reason())
-                    .unwrap_or("");
-                write!(f, "{code} {reason}")?;
-                if !message.is_empty() {
-                    write!(f, ": {message}")?;
-                }
-                Ok(())
-            }
-            ApiError::Transport(m) | ApiError::Refused(m) => f.write_str(m),
-        }
-    }
-}
+pub use crate::error::api::{ApiError, Refusal, Transport};
+pub use crate::error::chain::error_chain;
+pub use crate::error::words::{bytes_words, humantime};
 
 /// The server's clock as last seen: its `Date` header and our clock when it arrived.
 #[derive(Clone, Copy, Debug)]
@@ -146,10 +111,9 @@ impl Api {
                 Some(d) => match tokio::time::timeout_at(d.into(), once).await {
                     Ok(r) => r,
                     Err(_) => {
-                        return Err(ApiError::Transport(format!(
-                            "no answer within --request-timeout {}",
-                            humantime(self.timeout.unwrap_or_default())
-                        )));
+                        return Err(
+                            Transport::RequestTimeout(self.timeout.unwrap_or_default()).into()
+                        );
                     }
                 },
                 None => once.await,
@@ -170,21 +134,25 @@ impl Api {
             }
             let backoff = Duration::from_millis(250 << (attempt - 1)).min(BACKOFF_CAP);
             if let Some(asked) = retry_after.filter(|&r| r > RETRY_AFTER_CAP) {
-                return Err(ApiError::Transport(format!(
-                    "{err}; gave up after {attempt} attempt(s): the server asked to retry in {}, longer than the {} this tool waits between attempts",
-                    humantime(asked),
-                    humantime(RETRY_AFTER_CAP)
-                )));
+                return Err(Transport::RetryTooLate {
+                    source: Box::new(err),
+                    attempts: attempt,
+                    asked,
+                    cap: RETRY_AFTER_CAP,
+                }
+                .into());
             }
             let wait = retry_after.unwrap_or(backoff);
             if let Some(d) = deadline
                 && Instant::now().checked_add(wait).is_none_or(|at| at >= d)
             {
-                return Err(ApiError::Transport(format!(
-                    "{err}; gave up after {attempt} attempt(s): the next retry (in {}) would pass --request-timeout {}",
-                    humantime(wait),
-                    humantime(self.timeout.unwrap_or_default())
-                )));
+                return Err(Transport::RetryPastTimeout {
+                    source: Box::new(err),
+                    attempts: attempt,
+                    wait,
+                    timeout: self.timeout.unwrap_or_default(),
+                }
+                .into());
             }
             if self.notices {
                 // `err` quotes the server's message: no control character reaches the terminal.
@@ -229,10 +197,7 @@ impl Api {
         let path_and_query = &target(path, params);
         match tokio::time::timeout(wait, self.attempt_within(path_and_query, max)).await {
             Ok(r) => r.map_err(|f| f.error),
-            Err(_) => Err(ApiError::Transport(format!(
-                "no answer within {}",
-                humantime(wait)
-            ))),
+            Err(_) => Err(Transport::NoAnswerWithin(wait).into()),
         }
     }
 
@@ -245,9 +210,13 @@ impl Api {
             .header(http::header::ACCEPT, "application/json")
             .body(Body::empty())
             .map_err(|e| {
-                Failure::fatal(ApiError::Transport(format!(
-                    "invalid request {path_and_query}: {e}"
-                )))
+                Failure::fatal(
+                    Transport::InvalidRequest {
+                        target: path_and_query.to_string(),
+                        source: Arc::new(e),
+                    }
+                    .into(),
+                )
             })?;
         let res = self.client.send(req).await.map_err(transport)?;
         self.observe_date(res.headers());
@@ -299,24 +268,12 @@ async fn read_at_most(mut body: Body, max: usize) -> Result<Bytes, Failure> {
             Some(Ok(f)) => {
                 if let Ok(data) = f.into_data() {
                     if out.len().saturating_add(data.len()) > max {
-                        return Err(Failure::fatal(ApiError::Transport(format!(
-                            "the answer is larger than {}",
-                            crate::cluster::http::bytes_words(max)
-                        ))));
+                        return Err(Failure::fatal(Transport::TooLarge(max).into()));
                     }
                     out.extend_from_slice(&data);
                 }
             }
         }
-    }
-}
-
-/// `4 MiB`, `512 KiB`, `300 bytes`.
-pub fn bytes_words(n: usize) -> String {
-    match n {
-        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
-        n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
-        n => format!("{n} bytes"),
     }
 }
 
@@ -344,9 +301,11 @@ fn retry_exhausted(err: ApiError, attempts: u32) -> ApiError {
                 .trim_start()
                 .to_string(),
         },
-        ApiError::Transport(m) => {
-            ApiError::Transport(format!("{m} (gave up after {attempts} attempts)"))
+        ApiError::Transport(t) => Transport::GaveUp {
+            source: Box::new(t),
+            attempts,
         }
+        .into(),
         refused @ ApiError::Refused(_) => refused,
     }
 }
@@ -354,7 +313,6 @@ fn retry_exhausted(err: ApiError, attempts: u32) -> ApiError {
 /// Connection-level failure. A connection dropped mid-answer is worth another try; a refused
 /// connection, a TLS or a credentials failure is not: it fails the same way again.
 fn transport(e: kube::Error) -> Failure {
-    let chain = error_chain(&e);
     let retryable = !matches!(e, kube::Error::Auth(_)) && {
         let mut src: Option<&(dyn std::error::Error + 'static)> = Some(&e);
         let mut dropped = false;
@@ -378,52 +336,9 @@ fn transport(e: kube::Error) -> Failure {
         dropped && !connect
     };
     Failure {
-        error: ApiError::Transport(chain),
+        error: Transport::Client(Arc::new(e)).into(),
         retryable,
         retry_after: None,
-    }
-}
-
-/// `a: b: c` from an error and its sources, without repeating a message a wrapper already
-/// includes (kube's errors print their source inline).
-pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
-    // A credential error's text embeds what the exec plugin wrote, and every error around it
-    // repeats that text: the chain is said by the credential error alone, in safe words.
-    let mut link = Some(e);
-    while let Some(l) = link {
-        if let Some(auth) = l.downcast_ref::<kube::client::AuthError>() {
-            return super::exec_plugin::describe_auth_error(auth);
-        }
-        link = l.source();
-    }
-    let mut out = e.to_string();
-    let mut src = e.source();
-    while let Some(s) = src {
-        let m = s.to_string();
-        if !out.contains(&m) {
-            out.push_str(": ");
-            out.push_str(&m);
-        }
-        src = s.source();
-    }
-    out
-}
-
-/// `1s`, `250ms`, `1m30s`.
-pub fn humantime(d: Duration) -> String {
-    if d.as_secs() == 0 {
-        return format!("{}ms", d.as_millis());
-    }
-    let s = d.as_secs();
-    let frac = d.subsec_millis();
-    if s >= 60 {
-        // A server's Retry-After may be any u64: past i64, say the largest we can.
-        return doctor::text::human_duration(i64::try_from(s).unwrap_or(i64::MAX));
-    }
-    if frac == 0 {
-        format!("{s}s")
-    } else {
-        format!("{s}.{:01}s", frac / 100)
     }
 }
 

@@ -10,7 +10,7 @@ use serde::de::{DeserializeOwned, Deserializer, IgnoredAny, MapAccess, Visitor};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinHandle;
 
-use super::http::{Api, ApiError};
+use super::http::{Api, ApiError, Transport};
 use super::request::ApiPath;
 use super::wire;
 
@@ -109,14 +109,18 @@ impl Pager {
             return Ok(None);
         }
         let (body, permit) = match self.ahead.take() {
-            Some(h) => h
-                .await
-                .map_err(|e| ApiError::Transport(format!("page request failed: {e}")))?,
+            Some(h) => h.await.map_err(|e| Transport::Task {
+                what: "page request",
+                source: std::sync::Arc::new(e),
+            })?,
             None => self.fetch().await,
         };
         let body = body?;
         let unexpected = |e: serde_json::Error| {
-            ApiError::Transport(format!("unexpected answer to GET {}: {e}", self.path))
+            ApiError::from(Transport::Unexpected {
+                what: format!("GET {}", self.path),
+                source: std::sync::Arc::new(e),
+            })
         };
         match peek_continue(&body).map_err(unexpected)? {
             Some(c) if !c.is_empty() => {

@@ -28,7 +28,7 @@ use doctor::replay::KubeVersion;
 use jiff::Timestamp;
 
 use crate::cli::KubeArgs;
-use crate::error::Error;
+use crate::error::{ClusterError, Error, InputError, SystemError, UsageError};
 use http::{Api, ApiError};
 
 /// Clock differences below this are Date-header rounding and request latency, not skew.
@@ -41,7 +41,7 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, Error> {
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| Error::System(format!("cannot start the async runtime: {e}")))
+        .map_err(|e| SystemError::Runtime(e).into())
 }
 
 /// Resolve the kubeconfig (or in-cluster) settings and build the client: the one connection
@@ -60,12 +60,9 @@ pub async fn connect(args: &KubeArgs, notices: bool) -> Result<Api, Error> {
                 .max(std::time::Duration::from_millis(100))
         });
     exec_plugin::guard(&mut cfg, plugin_bound);
-    let client = kube::Client::try_from(cfg).map_err(|e| {
-        Error::Input(config::redact_userinfo(&format!(
-            "cannot set up a client for {}: {}",
-            target.describe(),
-            http::error_chain(&e)
-        )))
+    let client = kube::Client::try_from(cfg).map_err(|e| InputError::ClientSetup {
+        target: target.describe(),
+        source: e,
     })?;
     Ok(Api::new(client, target, timeout, notices))
 }
@@ -77,16 +74,14 @@ pub async fn connect(args: &KubeArgs, notices: bool) -> Result<Api, Error> {
 /// so `scan`, `explain` and the operator commands refuse the same names the same way.
 pub fn namespace(api: &Api, explicit: Option<&str>) -> Result<String, Error> {
     if let Some(ns) = explicit {
-        doctor::names::namespace(ns).map_err(|e| Error::Usage(e.to_string()))?;
+        doctor::names::namespace(ns).map_err(UsageError::InvalidName)?;
         return Ok(ns.to_string());
     }
     let ns = &api.target.namespace;
-    doctor::names::namespace(ns).map_err(|e| {
-        Error::Input(format!(
-            "the namespace of context {} (from {}): {e}",
-            doctor::report::visible::one_line(&api.target.context),
-            api.target.source
-        ))
+    doctor::names::namespace(ns).map_err(|e| InputError::ContextNamespace {
+        context: doctor::report::visible::one_line(&api.target.context).into_owned(),
+        from: api.target.source.clone(),
+        source: e,
     })?;
     Ok(ns.clone())
 }
@@ -101,68 +96,22 @@ fn check_token(cfg: &kube::Config, target: &config::Target) -> Result<(), Error>
     };
     match ::http::HeaderValue::from_str(&format!("Bearer {}", token.expose_secret())) {
         Ok(_) => Ok(()),
-        Err(_) => Err(Error::Input(format!(
-            "cannot set up a client for {}: the user's token holds characters an HTTP header cannot carry (a control character or line break pasted into the kubeconfig?): fix the token there",
-            target.describe(),
-        ))),
+        Err(_) => Err(InputError::BadToken {
+            target: target.describe(),
+        }
+        .into()),
     }
 }
 
 /// The one-paragraph error for a request that failed outright, naming the context, the
 /// server and the request, with the likeliest next step.
-pub fn failure(api: &Api, what: &str, e: &ApiError) -> String {
-    let t = &api.target;
-    let hint = match e.code() {
-        Some(401) => "the server rejected the credentials: log in again or refresh the token (exec plugins: run the plugin by hand to see its error)".to_string(),
-        Some(403) => "the user lacks permission for this request (see deploy/rbac/ for the read-only role this tool needs)".to_string(),
-        Some(_) => "the API server answered with an error".to_string(),
-        None if looks_like_tls(&e.to_string()) => format!(
-            "the TLS handshake failed: check the server URL (https:// or http://) and the kubeconfig's certificate-authority for context {}",
-            t.context
-        ),
-        None => format!(
-            "the API server could not be reached; check that the cluster is up and that `kubectl --context {} get --raw /version` works",
-            t.context
-        ),
-    };
-    let detail = plain_detail(e);
-    // The whole message is scrubbed: kube and hyper errors may name the URL too.
-    config::redact_userinfo(&format!(
-        "{what} failed for {}: {detail}. {}.",
-        t.describe(),
-        capitalize(&hint)
-    ))
-}
-
-/// An error as users should read it: kube prefixes transport errors with its own variant
-/// names, which mean nothing to them.
-fn plain_detail(e: &ApiError) -> String {
-    let detail = e.to_string();
-    detail
-        .strip_prefix("ServiceError: ")
-        .or_else(|| detail.strip_prefix("HyperError: "))
-        .unwrap_or(&detail)
-        .to_string()
-}
-
-fn looks_like_tls(msg: &str) -> bool {
-    let m = msg.to_lowercase();
-    [
-        "certificate",
-        "tls",
-        "handshake",
-        "corrupt message",
-        "invalidcontenttype",
-    ]
-    .iter()
-    .any(|w| m.contains(w))
-}
-
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
+pub fn failure(api: &Api, what: &str, e: &ApiError) -> ClusterError {
+    ClusterError::Request {
+        what: what.to_string(),
+        context: api.target.context.clone(),
+        place: api.target.describe(),
+        source: e.clone(),
+    }
 }
 
 /// Title, consequence and RBAC resource of a kind of evidence (`jobs`, `pods`, `events`).
@@ -214,7 +163,7 @@ pub fn evidence_missing(what: &str, e: &ApiError) -> String {
             let (title, consequence, _) = evidence_parts(what);
             config::redact_userinfo(&format!(
                 "{title}: could not be read ({}); {consequence}",
-                plain_detail(e)
+                e.plain_detail()
             ))
         }
     }

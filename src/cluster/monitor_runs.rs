@@ -9,12 +9,14 @@
 //! note, never a failure. Merging the runs into the timeline is the core's
 //! (`doctor::report::retained_slots`).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use doctor::retained::{RetainedRun, RunsDocument};
 
-use super::http::{Api, ApiError, bytes_words, humantime};
+use super::http::{Api, ApiError, Transport, bytes_words, humantime};
 use super::request::ApiPath;
+use crate::error::usage::BadMonitorService;
 
 /// How long `explain` waits for the monitor, connection to last byte. The monitor answers
 /// `/runs` from memory in milliseconds; a proxy that takes longer is not worth the wait.
@@ -50,12 +52,11 @@ impl MonitorService {
     /// `namespace/service[:port]` (port 9090 when left out), each part checked as the API
     /// server checks it: the namespace a DNS-1123 label, the Service name a DNS-1035 label,
     /// the port 1 to 65535.
-    pub fn parse(s: &str) -> Result<Self, String> {
+    pub fn parse(s: &str) -> Result<Self, BadMonitorService> {
         let Some((namespace, rest)) = s.split_once('/') else {
-            return Err(format!(
-                "--monitor {:?}: expected NAMESPACE/SERVICE[:PORT] (e.g. cronjob-doctor/cronjob-doctor:9090)",
-                doctor::report::visible::one_line(s)
-            ));
+            return Err(BadMonitorService::Shape {
+                given: doctor::report::visible::one_line(s).into_owned(),
+            });
         };
         let (service, port) = match rest.split_once(':') {
             Some((service, port)) => {
@@ -63,18 +64,15 @@ impl MonitorService {
                     .parse::<u16>()
                     .ok()
                     .filter(|p| *p != 0)
-                    .ok_or_else(|| {
-                        format!(
-                            "--monitor: invalid port {:?}: a number from 1 to 65535",
-                            doctor::report::visible::one_line(port)
-                        )
+                    .ok_or_else(|| BadMonitorService::Port {
+                        port: doctor::report::visible::one_line(port).into_owned(),
                     })?;
                 (service, port)
             }
             None => (rest, DEFAULT_PORT),
         };
-        doctor::names::namespace(namespace).map_err(|e| format!("--monitor: {e}"))?;
-        doctor::names::service_name(service).map_err(|e| format!("--monitor: {e}"))?;
+        doctor::names::namespace(namespace)?;
+        doctor::names::service_name(service)?;
         Ok(MonitorService {
             namespace: namespace.into(),
             service: service.into(),
@@ -95,43 +93,66 @@ pub async fn fetch(
     svc: &MonitorService,
     namespace: &str,
     name: &str,
-) -> Result<Vec<RetainedRun>, String> {
+) -> Result<Vec<RetainedRun>, NoRuns> {
     let path = ApiPath::service_proxy(&svc.namespace, &svc.service, svc.port, &["runs"]);
     let params = [
         ("namespace", namespace.to_string()),
         ("name", name.to_string()),
     ];
-    let note = |why: String| {
-        // The server's words are untrusted: one line, control characters shown.
-        let line = format!(
-            "monitor {}: no remembered runs ({why}); the timeline shows only what the cluster still holds (--no-monitor skips this)",
-            svc.describe()
-        );
-        doctor::report::visible::one_line(&super::config::redact_userinfo(&line)).into_owned()
+    let no_runs = |why: Why| NoRuns {
+        service: svc.describe(),
+        why,
     };
     let body = match api.get_bounded(&path, &params, TIMEOUT, MAX_BODY).await {
         Ok(b) => b,
-        Err(e) => return Err(note(why(&e))),
+        Err(e) => return Err(no_runs(Why::Unanswered(e))),
     };
-    let doc: RunsDocument = serde_json::from_slice(&body).map_err(|e| {
-        note(format!(
-            "its answer is not a runs document: {}",
-            doctor::retained::cap(&e.to_string(), 160)
-        ))
-    })?;
+    let doc: RunsDocument =
+        serde_json::from_slice(&body).map_err(|e| no_runs(Why::NotRunsDocument(Arc::new(e))))?;
     if doc.namespace != namespace || doc.cron_job != name {
-        return Err(note("its answer is about another CronJob".into()));
+        return Err(no_runs(Why::OtherCronJob));
     }
     if doc.schema_version != doctor::retained::RUNS_SCHEMA_VERSION {
-        return Err(note(format!(
-            "its answer has schemaVersion {}, this version reads {}",
-            doc.schema_version,
-            doctor::retained::RUNS_SCHEMA_VERSION
-        )));
+        return Err(no_runs(Why::Schema(doc.schema_version)));
     }
     let mut runs = doc.runs;
     runs.truncate(doctor::retained::MAX_RUNS);
     Ok(runs)
+}
+
+/// Why the monitor's runs cannot be shown: a note of the report (not an error of the command,
+/// which goes on with what the cluster holds). Display is the note's one line.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", note(service, why))]
+pub struct NoRuns {
+    /// The monitor's Service (`namespace/service:port`).
+    pub service: String,
+    #[source]
+    pub why: Why,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Why {
+    #[error("{}", why(.0))]
+    Unanswered(#[source] ApiError),
+    #[error("its answer is not a runs document: {}", doctor::retained::cap(&.0.to_string(), 160))]
+    NotRunsDocument(#[source] Arc<serde_json::Error>),
+    #[error("its answer is about another CronJob")]
+    OtherCronJob,
+    /// The answer's schemaVersion, not the one this version reads.
+    #[error(
+        "its answer has schemaVersion {0}, this version reads {reads}",
+        reads = doctor::retained::RUNS_SCHEMA_VERSION
+    )]
+    Schema(u32),
+}
+
+/// The note's line. The server's words are untrusted: one line, control characters shown.
+fn note(service: &str, why: &Why) -> String {
+    let line = format!(
+        "monitor {service}: no remembered runs ({why}); the timeline shows only what the cluster still holds (--no-monitor skips this)"
+    );
+    doctor::report::visible::one_line(&super::config::redact_userinfo(&line)).into_owned()
 }
 
 /// Why there was no answer, in a few words, with the next step where there is one.
@@ -155,13 +176,18 @@ fn why(e: &ApiError) -> String {
             )
         }
         ApiError::Status { code, message } => format!("{code}: {}", msg(message)),
-        ApiError::Transport(m) if m.starts_with("the answer is larger") => {
-            format!("{m}, the most read ({})", bytes_words(MAX_BODY))
+        ApiError::Transport(t @ Transport::TooLarge(_)) => {
+            format!("{t}, the most read ({})", bytes_words(MAX_BODY))
         }
-        ApiError::Transport(m) if m.starts_with("no answer within") => {
+        ApiError::Transport(
+            Transport::NoAnswerWithin(_)
+            | Transport::RequestTimeout(_)
+            | Transport::WriteTimeout(_),
+        ) => {
             format!("no answer within {}", humantime(TIMEOUT))
         }
-        ApiError::Transport(m) | ApiError::Refused(m) => msg(m),
+        ApiError::Transport(t) => msg(&t.to_string()),
+        ApiError::Refused(r) => msg(&r.to_string()),
     }
 }
 
@@ -205,7 +231,7 @@ mod tests {
             "mon/",
             "mon/doctor\u{1b}[2J",
         ] {
-            let e = MonitorService::parse(bad).unwrap_err();
+            let e = MonitorService::parse(bad).unwrap_err().to_string();
             assert!(e.starts_with("--monitor"), "{bad:?}: {e}");
             assert!(!e.contains('\u{1b}'), "{e}");
         }

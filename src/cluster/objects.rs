@@ -8,11 +8,11 @@ use doctor::model::{CronJob, Job, Pod};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::http::{Api, ApiError};
+use super::http::{Api, ApiError, Transport};
 use super::list::{collection, list_all};
 use super::request::ApiPath;
 use super::{convert, wire};
-use crate::error::Error;
+use crate::error::{ClusterError, Error};
 
 /// An object as the API server sent it, and as the model reads it.
 pub struct Read<M> {
@@ -31,7 +31,11 @@ fn both<W: DeserializeOwned, M>(
 }
 
 fn unexpected(path: &ApiPath, e: serde_json::Error) -> ApiError {
-    ApiError::Transport(format!("GET {path}: unexpected answer (not JSON: {e})"))
+    Transport::NotJson {
+        what: format!("GET {path}"),
+        source: std::sync::Arc::new(e),
+    }
+    .into()
 }
 
 /// GET one CronJob. A 404 is returned as the error it is: the caller says what to do.
@@ -43,11 +47,7 @@ pub async fn cron_job(api: &Api, ns: &str, name: &str) -> Result<Read<CronJob>, 
 
 /// The model of a CronJob the API server sent back (the answer to a PATCH).
 pub fn cron_job_of(answer: &Value) -> Result<CronJob, Error> {
-    let unreadable = |e: serde_json::Error| {
-        Error::Api(format!(
-            "cannot read the CronJob the API server returned: {e}"
-        ))
-    };
+    let unreadable = |e: serde_json::Error| Error::from(ClusterError::UnreadableCronJob(e));
     // Through bytes, as every other reading: the wire structs are made for a JSON body.
     let body = serde_json::to_vec(answer).map_err(unreadable)?;
     serde_json::from_slice::<wire::CronJob>(&body)

@@ -16,8 +16,9 @@ use kube::core::Request;
 use kube::core::params::{Patch, PatchParams, PostParams};
 use serde_json::Value;
 
-use super::http::ApiError;
+use super::http::{ApiError, Refusal};
 use super::request::ApiPath;
+use crate::error::api::BuildError;
 
 /// A request ready to be sent (method, target, headers, body).
 pub type Write = http::Request<Vec<u8>>;
@@ -28,8 +29,8 @@ pub fn access_review_path() -> ApiPath {
     ApiPath::collection("authorization.k8s.io/v1", "selfsubjectaccessreviews", None)
 }
 
-fn refused(e: impl std::fmt::Display) -> ApiError {
-    ApiError::Refused(format!("cannot build the request: {e}"))
+fn refused(e: impl Into<BuildError>) -> ApiError {
+    Refusal::Build(e.into()).into()
 }
 
 /// kube's request, with its target tidied: kube-core 5.0 starts the query with `?&` and
@@ -62,8 +63,7 @@ fn checked(ns: &str, name: Option<&str>) -> Result<(), ApiError> {
 }
 
 fn json(body: &Value) -> Result<Vec<u8>, ApiError> {
-    serde_json::to_vec(body)
-        .map_err(|e| ApiError::Refused(format!("cannot encode the request: {e}")))
+    serde_json::to_vec(body).map_err(|e| Refusal::Encode(std::sync::Arc::new(e)).into())
 }
 
 /// `POST jobs` in `ns`, with our field manager; `dry`: `dryRun=All`.

@@ -22,7 +22,7 @@ use http::{Method, Request};
 use kube::client::Body;
 use serde_json::Value;
 
-use super::http::{Api, ApiError, error_chain, humantime};
+use super::http::{Api, ApiError, Refusal, Transport};
 use super::request::query_pairs;
 use super::write_requests::{Write, access_review_path, target_of};
 
@@ -54,10 +54,11 @@ pub fn check_write(
     if !dry.is_empty() && dry.iter().all(|v| v == "All") {
         return Ok(());
     }
-    Err(ApiError::Refused(format!(
-        "refused to send {method} {path} without dryRun=All: this session may not change anything \
-         (a dry run, or not confirmed yet)"
-    )))
+    Err(Refusal::NotConfirmed {
+        method: method.clone(),
+        path: path.to_string(),
+    }
+    .into())
 }
 
 impl Api {
@@ -111,12 +112,9 @@ impl Writer {
     pub async fn send(&self, req: Write) -> Result<Value, ApiError> {
         let once = self.attempt(req);
         match self.timeout {
-            Some(t) => tokio::time::timeout(t, once).await.unwrap_or_else(|_| {
-                Err(ApiError::Transport(format!(
-                    "no answer within --request-timeout {} (the server may still have applied it: re-read before retrying)",
-                    humantime(t)
-                )))
-            }),
+            Some(t) => tokio::time::timeout(t, once)
+                .await
+                .unwrap_or_else(|_| Err(Transport::WriteTimeout(t).into())),
             None => once.await,
         }
     }
@@ -135,20 +133,21 @@ impl Writer {
             .client
             .send(req)
             .await
-            .map_err(|e| ApiError::Transport(error_chain(&e)))?;
+            .map_err(|e| Transport::Client(Arc::new(e)))?;
         let status = res.status();
         let body = res
             .into_body()
             .collect_bytes()
             .await
-            .map_err(|e| ApiError::Transport(error_chain(&e)))?;
+            .map_err(|e| Transport::Client(Arc::new(e)))?;
         let value: Option<Value> = serde_json::from_slice(&body).ok();
         if status.is_success() {
             return value.ok_or_else(|| {
-                ApiError::Transport(format!(
-                    "unexpected answer to {path_and_query}: not JSON ({} bytes)",
-                    body.len()
-                ))
+                Transport::WriteNotJson {
+                    target: path_and_query.clone(),
+                    len: body.len(),
+                }
+                .into()
             });
         }
         let message = value

@@ -16,8 +16,8 @@
 use clap::{Arg, Command, CommandFactory};
 
 use crate::cli::completion::{CompletionArgs, Target};
-use crate::error::Error;
 use crate::error::exit;
+use crate::error::{Error, UsageError};
 use crate::term::emit;
 
 /// The binary's name: what the static scripts complete.
@@ -43,10 +43,7 @@ pub fn run(a: &CompletionArgs) -> Result<i32, Error> {
             return Ok(exit::OK);
         }
         _ if !a.words.is_empty() => {
-            return Err(Error::Usage(format!(
-                "completion {:?} takes no further arguments",
-                a.words
-            )));
+            return Err(UsageError::CompletionArgs(a.words.clone()).into());
         }
         Target::Kubectl => {
             emit(KUBECTL_HELPER);

@@ -4,11 +4,11 @@
 use doctor::render::{explain, sarif, style::Style};
 use doctor::report::{self, Health, Options, Report, visible};
 
-use super::report_cmd::{LiveStart, evaluate, live_replay_flags, live_start, not_found, prepare};
+use super::report_cmd::{LiveStart, evaluate, live_replay_flags, live_start, prepare};
 use crate::cli::{ExplainArgs, ReportFormat};
 use crate::cluster::{self, fetch};
-use crate::error::Error;
 use crate::error::exit;
+use crate::error::{Error, SystemError, UsageError};
 use crate::term::{delivered, emit, use_color, width};
 
 pub fn run(a: &ExplainArgs) -> Result<i32, Error> {
@@ -16,34 +16,24 @@ pub fn run(a: &ExplainArgs) -> Result<i32, Error> {
     let slot = a
         .slot
         .as_deref()
-        .map(|s| report::slot::SlotQuery::parse(s).map_err(|e| Error::Usage(format!("--slot {e}"))))
+        .map(|s| report::slot::SlotQuery::parse(s).map_err(UsageError::Slot))
         .transpose()?;
     // The monitor is asked by the live explain of one CronJob in one cluster only.
     if a.monitor.monitor.is_some() && !a.files.is_empty() {
-        return Err(Error::Usage(
-            "--monitor asks a monitor in the cluster for a CronJob's runs; -f reads files: give one or the other".into(),
-        ));
+        return Err(UsageError::MonitorWithFiles.into());
     }
     if let Some(contexts) = cluster::fleet::contexts(&a.kube, &a.fleet)? {
         if a.monitor.monitor.is_some() {
-            return Err(Error::Usage(
-                "--monitor asks one cluster's monitor: give one context".into(),
-            ));
+            return Err(UsageError::MonitorFleet.into());
         }
         if slot.is_some() {
-            return Err(Error::Usage(
-                "--slot answers for one run of one CronJob: give one context".into(),
-            ));
+            return Err(UsageError::SlotFleet.into());
         }
         if !a.files.is_empty() {
-            return Err(Error::Usage(
-                "-f reads files and --all-contexts or several --context flags read clusters: give one or the other".into(),
-            ));
+            return Err(UsageError::FilesFleet.into());
         }
         let Some(name) = a.name.as_deref() else {
-            return Err(Error::Usage(
-                "explain needs the NAME of a CronJob to look for in several contexts".into(),
-            ));
+            return Err(UsageError::FleetNeedsName.into());
         };
         return super::fleet_explain::run(a, name, &contexts);
     }
@@ -222,13 +212,11 @@ fn live(a: &ExplainArgs) -> Result<Report, Error> {
 /// Read one CronJob and its evidence from the cluster.
 fn live_read(a: &ExplainArgs) -> Result<LiveRead, Error> {
     let Some(name) = a.name.as_deref() else {
-        return Err(Error::Usage(
-            "explain needs the NAME of a CronJob to read from the cluster (or -f PATH to read files)".into(),
-        ));
+        return Err(UsageError::LiveNeedsName.into());
     };
     // Flags and names are checked before any request, so a typo never waits on the network
     // and nothing hostile reaches a request path.
-    doctor::names::cron_job_name(name).map_err(|e| Error::Usage(e.to_string()))?;
+    doctor::names::cron_job_name(name).map_err(UsageError::InvalidName)?;
     let monitor = monitor_service(a)?;
     let flags = live_replay_flags(&a.replay)?;
     let rt = cluster::runtime()?;
@@ -248,27 +236,32 @@ fn live_read(a: &ExplainArgs) -> Result<LiveRead, Error> {
                 // here (a 403 on the cluster-wide LIST) just leaves the usual message.
                 if a.namespace.is_none()
                     && let Ok(found) = fetch::namespaces_with(&api, name).await
-                    && let Some(first) = found.first()
+                    && !found.is_empty()
                 {
                     // The context's name is the kubeconfig's, the namespaces the server's:
                     // shown on one line each, whatever they hold.
-                    let first = visible::one_line(first);
-                    let found: Vec<_> = found.iter().map(|f| visible::one_line(f)).collect();
-                    return Err(Error::Usage(format!(
-                        "no CronJob {name:?} in namespace {ns} (context {}); found in {}: kubectl cronjob-doctor explain {name} -n {first}",
-                        visible::one_line(&api.target.context),
-                        found.join(", ")
-                    )));
+                    return Err(UsageError::FoundElsewhere {
+                        name: name.to_string(),
+                        namespace: ns,
+                        context: visible::one_line(&api.target.context).into_owned(),
+                        found: found
+                            .iter()
+                            .map(|f| visible::one_line(f).into_owned())
+                            .collect(),
+                    }
+                    .into());
                 }
                 // report_cmd's message speaks of "the input"; here the input is the cluster.
-                let msg = not_found(name, Some(&ns), &names).replacen(" in the input", "", 1);
-                return Err(Error::Usage(format!(
-                    "{msg} (context {})",
-                    visible::one_line(&api.target.context)
-                )));
+                return Err(UsageError::NotInNamespace {
+                    name: name.to_string(),
+                    namespace: ns,
+                    names,
+                    context: visible::one_line(&api.target.context).into_owned(),
+                }
+                .into());
             }
             Err(fetch::FetchError::Api(what, e)) => {
-                return Err(Error::Api(cluster::failure(&api, &what, &e)));
+                return Err(Error::from(cluster::failure(&api, &what, &e)));
             }
         };
         // Once the CronJob is known to exist (a typo asks nothing): the monitor's answer is
@@ -277,14 +270,19 @@ fn live_read(a: &ExplainArgs) -> Result<LiveRead, Error> {
         let retained = match &monitor {
             Some(svc) => match cluster::monitor_runs::fetch(&api, svc, &ns, name).await {
                 Ok(runs) => runs,
-                Err(note) => {
-                    snapshot.notes.push(note);
+                Err(no_runs) => {
+                    snapshot.notes.push(no_runs.to_string());
                     Vec::new()
                 }
             },
             None => Vec::new(),
         };
-        Ok((snapshot, retained, server_version, cluster::server_now(&api)))
+        Ok((
+            snapshot,
+            retained,
+            server_version,
+            cluster::server_now(&api),
+        ))
     })?;
     // Drop the runtime's idle threads before the CPU work.
     drop(rt);
@@ -310,7 +308,7 @@ fn monitor_service(
         return Ok(None);
     }
     match &a.monitor.monitor {
-        Some(s) => MonitorService::parse(s).map(Some).map_err(Error::Usage),
+        Some(s) => Ok(Some(MonitorService::parse(s).map_err(UsageError::Monitor)?)),
         None => Ok(Some(MonitorService::deployed())),
     }
 }
@@ -318,9 +316,7 @@ fn monitor_service(
 /// `explain NAME --slot TIME`: the one run of that slot, from the cluster or files.
 fn one_slot(a: &ExplainArgs, query: report::slot::SlotQuery) -> Result<i32, Error> {
     if a.output == ReportFormat::Sarif {
-        return Err(Error::Usage(
-            "--slot answers for one run: -o text or -o json (SARIF reports findings)".into(),
-        ));
+        return Err(UsageError::SlotSarif.into());
     }
     let (prepared, read);
     let (snapshot, opts, notes) = if a.files.is_empty() {
@@ -336,19 +332,15 @@ fn one_slot(a: &ExplainArgs, query: report::slot::SlotQuery) -> Result<i32, Erro
     };
     let cron_job = match snapshot.cron_jobs.as_slice() {
         [one] => one,
-        [] => return Err(Error::Usage("--slot: no CronJob in the input".into())),
+        [] => return Err(UsageError::SlotNoCronJob.into()),
         many => {
-            return Err(Error::Usage(format!(
-                "--slot answers for one CronJob; the input has {}: name one (explain NAME -f …)",
-                many.len()
-            )));
+            return Err(UsageError::SlotSeveral(many.len()).into());
         }
     };
     let mut answer = report::slot::answer(snapshot, cron_job, &opts, query);
     match a.output {
         ReportFormat::Json => {
-            let text = serde_json::to_string_pretty(&answer)
-                .map_err(|e| Error::System(format!("cannot write JSON: {e}")))?;
+            let text = serde_json::to_string_pretty(&answer).map_err(SystemError::Json)?;
             emit(&format!("{text}\n"));
         }
         _ => {

@@ -24,7 +24,7 @@ use crate::cluster::diagnose::Plans;
 use crate::cluster::fleet::{self, Deadline};
 use crate::cluster::progress::Progress;
 use crate::cluster::{self, diagnose};
-use crate::error::{Error, exit};
+use crate::error::{Error, UsageError, exit};
 use crate::term::progress::{self, PROGRESS_DELAY, thousands};
 use crate::term::scan_table::{Row, table};
 use crate::term::{emit, use_color};
@@ -86,7 +86,7 @@ pub(super) fn scan(a: &ScanArgs, contexts: &[String], started: Instant) -> Resul
     let flags = live_replay_flags(&a.replay)?;
     // A bad -n is one usage error, not the same failure once per context.
     if let Some(ns) = &a.namespace {
-        doctor::names::namespace(ns).map_err(|e| Error::Usage(e.to_string()))?;
+        doctor::names::namespace(ns).map_err(UsageError::InvalidName)?;
     }
     let shared = FleetScan {
         a,
@@ -208,7 +208,7 @@ fn scan_context(
         rt.block_on(fleet::within(deadline, async {
             cluster::scan::scan(&api, ns.as_deref(), listed.clone(), submit)
                 .await
-                .map_err(|(what, e)| Error::Api(cluster::failure(&api, &what, &e)))
+                .map_err(|(what, e)| Error::from(cluster::failure(&api, &what, &e)))
         }))
     });
     let mut notes = outcome?;

@@ -15,7 +15,8 @@ use super::report_cmd::{LiveReplayFlags, LiveStart, live_replay_flags, live_star
 use crate::cli::{ExplainArgs, ReportFormat};
 use crate::cluster::fleet::{self, Deadline};
 use crate::cluster::{self, fetch};
-use crate::error::{Error, exit};
+use crate::error::cluster::Nowhere;
+use crate::error::{ClusterError, Error, UsageError, exit};
 use crate::term::{emit, use_color, width};
 
 /// What one context holds under NAME.
@@ -33,13 +34,11 @@ struct ContextResult {
 
 pub(super) fn run(a: &ExplainArgs, name: &str, contexts: &[String]) -> Result<i32, Error> {
     if a.output == ReportFormat::Sarif {
-        return Err(Error::Usage(
-            "-o sarif describes files; read several contexts with -o text or -o json".into(),
-        ));
+        return Err(UsageError::FleetSarif.into());
     }
-    doctor::names::cron_job_name(name).map_err(|e| Error::Usage(e.to_string()))?;
+    doctor::names::cron_job_name(name).map_err(UsageError::InvalidName)?;
     if let Some(ns) = &a.namespace {
-        doctor::names::namespace(ns).map_err(|e| Error::Usage(e.to_string()))?;
+        doctor::names::namespace(ns).map_err(UsageError::InvalidName)?;
     }
     let flags = live_replay_flags(&a.replay)?;
     let rt = cluster::runtime()?;
@@ -105,7 +104,7 @@ pub(super) fn run(a: &ExplainArgs, name: &str, contexts: &[String]) -> Result<i3
             // on stderr, as a single-cluster `explain -o json` says it.
             eprintln!(
                 "error: {}",
-                doctor::report::visible::text(nowhere(name, &results).message())
+                doctor::report::visible::text(&nowhere(name, &results).to_string())
             );
             return Ok(exit::TROUBLE);
         }
@@ -194,22 +193,18 @@ fn nowhere(name: &str, results: &[ContextResult]) -> Error {
         .filter(|r| r.summary.error.is_some())
         .map(|r| fleet::shown(&r.summary.context))
         .collect();
-    let mut msg = if searched.is_empty() {
-        format!("no context could be read to look for CronJob {name:?}")
-    } else {
-        format!("no CronJob {name:?} in {}", searched.join(", "))
+    let unreadable = !failed.is_empty();
+    let nowhere = Nowhere {
+        name: name.to_string(),
+        searched,
+        elsewhere,
+        failed,
     };
-    if !elsewhere.is_empty() {
-        msg.push_str(&format!("; found in {} (pass -n)", elsewhere.join("; ")));
+    // Some context could not be read: the CronJob may be there, so it is not a usage error.
+    if unreadable {
+        return ClusterError::Nowhere(nowhere).into();
     }
-    if !failed.is_empty() {
-        msg.push_str(&format!(
-            "; not searched (unreadable, see above): {}",
-            failed.join(", ")
-        ));
-        return Error::Api(msg);
-    }
-    Error::Usage(msg)
+    UsageError::Nowhere(nowhere).into()
 }
 
 /// Connect to one context, look for NAME in its namespace, and diagnose it there at that
@@ -244,7 +239,7 @@ fn read_context(
                 Err(others)
             }
             Err(fetch::FetchError::Api(what, e)) => {
-                return Err(Error::Api(cluster::failure(&api, &what, &e)));
+                return Err(Error::from(cluster::failure(&api, &what, &e)));
             }
         };
         Ok((ns, server_version, snapshot, cluster::server_now(&api)))

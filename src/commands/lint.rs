@@ -16,8 +16,8 @@ use doctor::rules::Severity;
 
 use super::report_cmd::prepare;
 use crate::cli::{FailOn, LintArgs, ReportFormat};
-use crate::error::Error;
 use crate::error::exit;
+use crate::error::{Error, InputError, OutputError};
 use crate::term::{delivered, emit, use_color};
 
 /// A baseline file is a list of findings: far below this.
@@ -182,16 +182,14 @@ fn report_gone(m: &Matcher, file: &str) {
 fn read_baseline(path: &str) -> Result<Baseline, Error> {
     let shown = visible::one_line(path).into_owned();
     let bytes = crate::input::read_file_capped(std::path::Path::new(path), MAX_BASELINE_SIZE)
-        .map_err(|e| Error::Input(format!("{shown}: cannot read the baseline: {e}")))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| Error::Input(format!("{shown}: the baseline is not UTF-8 text")))?;
-    Baseline::parse(&text).map_err(|e| {
-        let at = match (e.line, e.column) {
-            (0, _) => String::new(),
-            (l, c) => format!(":{l}:{c}"),
-        };
-        Error::Input(format!("{shown}{at}: {}", visible::one_line(&e.message)))
-    })
+        .map_err(|e| InputError::BaselineUnreadable {
+            shown: shown.clone(),
+            source: e,
+        })?;
+    let text = String::from_utf8(bytes).map_err(|_| InputError::BaselineNotUtf8 {
+        shown: shown.clone(),
+    })?;
+    Baseline::parse(&text).map_err(|error| InputError::BaselineInvalid { shown, error }.into())
 }
 
 /// `--write-baseline FILE`: every finding of today with a stable fingerprint, written whole
@@ -227,7 +225,10 @@ fn write_baseline(r: report::Report, path: &str, input_errors: bool) -> Result<i
     } else {
         std::fs::write(target, b.to_text())
     };
-    written.map_err(|e| Error::Output(format!("{shown}: cannot write the baseline: {e}")))?;
+    written.map_err(|source| OutputError::Baseline {
+        shown: shown.clone(),
+        source,
+    })?;
     let unstable = total - recorded as usize;
     eprintln!(
         "wrote {shown}: {recorded} finding{} of {} CronJob{}{}",

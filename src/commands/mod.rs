@@ -19,7 +19,7 @@ pub mod version;
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
-use crate::error::Error;
+use crate::error::{Error, UsageError};
 
 /// The latest `--now` a replay accepts. The replay and the rules look ahead of "now" (robfig's
 /// 5-year window, chained; the never-fires rule's 10-year horizon), and every time they
@@ -36,18 +36,23 @@ fn last_computable() -> Timestamp {
 /// that reason, not as "not an RFC 3339 instant".
 pub fn parse_rfc3339(flag: &str, value: &str) -> Result<Timestamp, Error> {
     value.parse::<Timestamp>().map_err(|e| {
-        let valid_but_late = jiff::fmt::temporal::Pieces::parse(value).is_ok_and(|p| {
-            p.time().is_some() && p.offset().is_some() && p.date().year() >= 9999
-        });
+        let valid_but_late = jiff::fmt::temporal::Pieces::parse(value)
+            .is_ok_and(|p| p.time().is_some() && p.offset().is_some() && p.date().year() >= 9999);
+        let (flag, value) = (flag.to_string(), value.to_string());
         if valid_but_late {
-            Error::Usage(format!(
-                "{flag} {value:?} is out of range: this tool computes times up to {} (a valid RFC 3339 time, but past the last one it can represent)",
-                last_computable()
-            ))
+            UsageError::InstantBeyondRange {
+                flag,
+                value,
+                last: last_computable(),
+            }
+            .into()
         } else {
-            Error::Usage(format!(
-                "{flag} {value:?} is not an RFC 3339 instant (for example 2026-11-20T12:00:00Z): {e}"
-            ))
+            UsageError::NotAnInstant {
+                flag,
+                value,
+                source: e,
+            }
+            .into()
         }
     })
 }
@@ -55,9 +60,7 @@ pub fn parse_rfc3339(flag: &str, value: &str) -> Result<Timestamp, Error> {
 /// Parse `--now` (RFC 3339), up to [`LATEST_NOW`].
 pub fn parse_instant(flag: &str, value: &str) -> Result<Timestamp, Error> {
     if flag == "--now" && value == "dump" {
-        return Err(Error::Usage(
-            "--now dump judges -f input as of its newest timestamp; read from a cluster, \"now\" is the API server's clock (give an RFC 3339 instant to override it)".into(),
-        ));
+        return Err(UsageError::NowDumpLive.into());
     }
     let t = parse_rfc3339(flag, value)?;
     check_now(flag, value, t)
@@ -66,10 +69,13 @@ pub fn parse_instant(flag: &str, value: &str) -> Result<Timestamp, Error> {
 /// Refuse a "now" past [`LATEST_NOW`] (typed, or the newest timestamp of a hostile dump).
 pub fn check_now(flag: &str, value: &str, t: Timestamp) -> Result<Timestamp, Error> {
     if t > LATEST_NOW {
-        return Err(Error::Usage(format!(
-            "{flag} {value:?} is out of range: the replay looks up to 20 years ahead and computes times only up to {}, so {flag} must be at most {LATEST_NOW}",
-            last_computable()
-        )));
+        return Err(UsageError::NowBeyondRange {
+            flag: flag.to_string(),
+            value: value.to_string(),
+            last: last_computable(),
+            latest: LATEST_NOW,
+        }
+        .into());
     }
     Ok(t)
 }
@@ -79,9 +85,11 @@ pub fn check_now(flag: &str, value: &str, t: Timestamp) -> Result<Timestamp, Err
 pub fn controller_zone(name: &str) -> Result<TimeZone, Error> {
     match schedule::load_location(name) {
         Ok(Some(loc)) => Ok(loc.tz),
-        Ok(None) => Err(Error::Usage(
-            "--controller-time-zone Local names no zone from here: give the kube-controller-manager's zone (usually UTC)".into(),
-        )),
-        Err(e) => Err(Error::Usage(format!("--controller-time-zone {name:?}: {e}"))),
+        Ok(None) => Err(UsageError::ControllerZoneLocal.into()),
+        Err(e) => Err(UsageError::ControllerZone {
+            name: name.to_string(),
+            source: e,
+        }
+        .into()),
     }
 }

@@ -11,7 +11,7 @@ use tokio::sync::{mpsc, watch};
 use super::controller_zone;
 use crate::cli::{MonitorArgs, MonitorFormat};
 use crate::cluster::{self, http::Api, watch as watchers};
-use crate::error::{Error, exit};
+use crate::error::{Error, UsageError, exit};
 use crate::monitor::engine::{self, Output};
 use crate::monitor::{Settings, Shared, lines, listen, server};
 
@@ -29,7 +29,10 @@ pub fn run(a: &MonitorArgs) -> Result<i32, Error> {
         .as_deref()
         .map(|v| {
             v.parse::<KubeVersion>()
-                .map_err(|e| Error::Usage(format!("--kube-version {v:?}: {e}")))
+                .map_err(|e| UsageError::KubeVersion {
+                    value: v.to_string(),
+                    source: e,
+                })
         })
         .transpose()?;
     let settings = Settings {
@@ -48,7 +51,7 @@ pub fn run(a: &MonitorArgs) -> Result<i32, Error> {
             Some(addr) => Some(
                 tokio::net::TcpListener::bind(addr)
                     .await
-                    .map_err(|e| Error::Usage(format!("--listen {addr}: {e}")))?,
+                    .map_err(|e| UsageError::Listen { addr, source: e })?,
             ),
             None => None,
         };
@@ -134,7 +137,7 @@ async fn start(
                 break;
             }
             Err(e) => {
-                let msg = cluster::failure(&api, "GET /version", &e);
+                let msg = cluster::failure(&api, "GET /version", &e).to_string();
                 eprintln!(
                     "warning: {} Retrying in {}.",
                     doctor::report::visible::one_line(&msg),

@@ -11,7 +11,7 @@ use jiff::tz::TimeZone;
 use super::{check_now, controller_zone, parse_instant};
 use crate::cli::{ColorChoice, ConfigArgs, KubeArgs, ReplayArgs};
 use crate::cluster::{self, http::Api};
-use crate::error::Error;
+use crate::error::{Error, UsageError};
 
 pub struct Evaluation {
     pub report: Report,
@@ -69,11 +69,7 @@ fn now(
     let newest = doctor::as_of::newest_timestamp(snapshot);
     match args.now.as_deref() {
         Some("dump") => {
-            let t = newest.ok_or_else(|| {
-                Error::Usage(
-                    "--now dump: the input carries no timestamp (no status, creationTimestamp or events) to date it by; give an RFC 3339 instant".into(),
-                )
-            })?;
+            let t = newest.ok_or(UsageError::NowDumpUndated)?;
             check_now("--now dump", &t.to_string(), t)
         }
         Some(v) => parse_instant("--now", v),
@@ -88,9 +84,13 @@ fn now(
 pub fn version(args: &ReplayArgs) -> Result<KubeVersion, Error> {
     match &args.kube_version {
         None => Ok(KubeVersion::NEWEST),
-        Some(v) => v
-            .parse::<KubeVersion>()
-            .map_err(|e| Error::Usage(format!("--kube-version {v:?}: {e}"))),
+        Some(v) => v.parse::<KubeVersion>().map_err(|e| {
+            UsageError::KubeVersion {
+                value: v.to_string(),
+                source: e,
+            }
+            .into()
+        }),
     }
 }
 
@@ -181,7 +181,7 @@ pub async fn live_start(
     let ns = live_namespace(&api, namespace, all_namespaces)?;
     let server_version = cluster::server_version(&api)
         .await
-        .map_err(|e| Error::Api(cluster::failure(&api, "GET /version", &e)))?;
+        .map_err(|e| cluster::failure(&api, "GET /version", &e))?;
     Ok(LiveStart {
         api,
         namespace: ns,
@@ -239,7 +239,12 @@ pub fn prepare(
                 .iter()
                 .map(|c| c.meta.name.clone())
                 .collect();
-            return Err(Error::Usage(not_found(n, namespace, &all_names)));
+            return Err(UsageError::NotFound {
+                name: n.to_string(),
+                namespace: namespace.map(str::to_string),
+                names: all_names,
+            }
+            .into());
         }
     }
     snapshot.cron_jobs.retain(|c| {
@@ -291,39 +296,9 @@ pub fn prepare(
     Ok(p)
 }
 
-/// "no CronJob named X … did you mean Y?" with the closest names by edit distance.
-pub fn not_found(name: &str, namespace: Option<&str>, names: &[String]) -> String {
-    let mut scored: Vec<(usize, &String)> = names
-        .iter()
-        .map(|n| (strsim::levenshtein(name, n), n))
-        .collect();
-    scored.sort();
-    scored.dedup_by(|a, b| a.1 == b.1);
-    let close: Vec<&str> = scored
-        .iter()
-        .filter(|(d, n)| *d <= (n.len().max(name.len()) / 3).max(2))
-        .take(3)
-        .map(|(_, n)| n.as_str())
-        .collect();
-    // Names come from the input: shown, never sent (a name may carry an escape sequence).
-    let shown = |s: &str| doctor::report::visible::one_line(s).into_owned();
-    let place = namespace
-        .map(|ns| format!(" in namespace {}", shown(ns)))
-        .unwrap_or_default();
-    let mut msg = format!("no CronJob named {name:?}{place} in the input");
-    let list = |ns: &[&str]| ns.iter().map(|n| shown(n)).collect::<Vec<_>>().join(", ");
-    if !close.is_empty() {
-        msg.push_str(&format!("; did you mean {}?", list(&close)));
-    } else if !names.is_empty() && names.len() <= 10 {
-        let all: Vec<&str> = names.iter().map(String::as_str).collect();
-        msg.push_str(&format!(" (found: {})", list(&all)));
-    }
-    msg
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::error::usage::not_found;
 
     #[test]
     fn suggests_the_closest_names() {

@@ -169,7 +169,7 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
     // A failure after some namespaces were written leaves the document unfinished (not valid
     // JSON) next to the error and exit code 2: never a complete-looking report missing
     // CronJobs.
-    let mut notes = outcome.map_err(|(what, e)| Error::Api(cluster::failure(&api, &what, &e)))?;
+    let mut notes = outcome.map_err(|(what, e)| cluster::failure(&api, &what, &e))?;
     notes.extend(notes_after);
     notes.extend(doctor::rules::late_start::lagging_controller_note(&lagging));
 

@@ -13,11 +13,12 @@ use crate::actions::session::Session;
 use crate::actions::who;
 use crate::cli::{SuspendArgs, UnsuspendArgs};
 use crate::cluster;
-use crate::error::{Error, exit};
+use crate::error::{Error, UsageError, exit};
 
 /// The CronJob name, checked before any request (see `doctor::names`).
 fn valid_name(name: &str) -> Result<(), Error> {
-    doctor::names::cron_job_name(name).map_err(|e| Error::Usage(format!("{e}; nothing was sent")))
+    doctor::names::cron_job_name(name)
+        .map_err(|e| UsageError::NothingSent(Box::new(UsageError::InvalidName(e))).into())
 }
 
 pub fn run_suspend(a: &SuspendArgs) -> Result<i32, Error> {

@@ -10,11 +10,11 @@ use doctor::actions::trigger_preview::preview;
 
 use crate::actions::session::{Access, Session};
 use crate::actions::wait::{self, Outcome};
-use crate::actions::{OPERATOR_ROLE, no_terminal, write_failure};
+use crate::actions::{no_terminal, write_failure};
 use crate::cli::{DryRun, ObjectFormat, TriggerArgs};
 use crate::cluster::{self, write_requests};
-use crate::error::Error;
 use crate::error::exit;
+use crate::error::{ClusterError, Declined, Error, UsageError};
 use crate::term::confirm::{self, Consent};
 use crate::term::emit;
 use crate::term::out::{Out, object_text};
@@ -49,27 +49,37 @@ fn wait_timeout(text: &str) -> Result<Option<std::time::Duration>, Error> {
         crate::cli::ranges::WAIT_TIMEOUT_MAX,
         "168h (7 days)",
     )
-    .map_err(|e| Error::Usage(format!("--timeout {text:?}: {e}")))
+    .map_err(|e| {
+        UsageError::WaitTimeout {
+            value: text.to_string(),
+            source: e,
+        }
+        .into()
+    })
 }
 
 pub fn run(a: &TriggerArgs) -> Result<i32, Error> {
     if a.wait && a.action.dry_run != DryRun::None {
-        return Err(Error::Usage(format!(
-            "--wait follows a Job that {} does not create: drop one of them",
-            a.action.dry_run.flag()
-        )));
+        return Err(UsageError::WaitDryRun {
+            dry_run: a.action.dry_run.flag(),
+        }
+        .into());
     }
     let timeout = wait_timeout(&a.timeout)?;
     // Names are checked before any request: a name the API server could never have
     // accepted names nothing, and must not reach a request path.
-    let invalid = |e: doctor::names::InvalidName| Error::Usage(format!("{e}; nothing was sent"));
+    let invalid = |e: doctor::names::InvalidName| {
+        Error::from(UsageError::NothingSent(Box::new(UsageError::InvalidName(
+            e,
+        ))))
+    };
     doctor::names::cron_job_name(&a.name).map_err(invalid)?;
     let job_name = a
         .job_name
         .clone()
         .unwrap_or_else(|| manual_job_name(&a.name, &random_suffix()));
     doctor::names::job_name(&job_name).map_err(|e| match &a.job_name {
-        Some(_) => Error::Usage(format!("--job-name: {e}; nothing was sent")),
+        Some(_) => UsageError::NothingSent(Box::new(UsageError::JobName(e))).into(),
         None => invalid(e),
     })?;
     let rt = cluster::runtime()?;
@@ -95,7 +105,7 @@ async fn trigger(
     let (raw, cj) = s.cron_job(&a.name).await?;
     let jobs = s.jobs_of(&cj).await?;
     let now = cluster::server_now(&s.api).0;
-    let job = plan_job(&raw, job_name).map_err(|e| Error::Api(e.0))?;
+    let job = plan_job(&raw, job_name).map_err(ClusterError::PlanJob)?;
     out.lines(preview(&cj, jobs.as_deref(), &job, now, &ns));
     match a.action.dry_run {
         DryRun::Client => {
@@ -110,15 +120,11 @@ async fn trigger(
                 "  • permission: you may create jobs in {ns} (SelfSubjectAccessReview)"
             )),
             Access::Denied(why) => {
-                let why = if why.is_empty() {
-                    String::new()
-                } else {
-                    format!(": {why}")
-                };
-                return Err(Error::Api(format!(
-                    "you may not create jobs in namespace {ns} (SelfSubjectAccessReview denied{why}); nothing was created. \
-                     The operator role grants create on jobs: apply {OPERATOR_ROLE} and bind it to you (see its header), or ask a cluster admin"
-                )));
+                return Err(ClusterError::CreateDenied {
+                    namespace: ns.to_string(),
+                    reason: why,
+                }
+                .into());
             }
             Access::Unknown(e) => out.line(format!(
                 "  • permission: could not ask the server ({e}); the server-side dry run will tell"
@@ -129,10 +135,12 @@ async fn trigger(
         .send(write_requests::create_job(&ns, &job, true))
         .await
         .map_err(|e| match e.code() {
-            Some(409) => Error::Api(format!(
-                "a Job named {job_name} already exists in namespace {ns} (the server-side dry run said: {e}); nothing was created. \
-                 Choose another --job-name, or leave it out for a random suffix"
-            )),
+            Some(409) => ClusterError::JobExists {
+                job: job_name.to_string(),
+                namespace: ns.to_string(),
+                source: e,
+            }
+            .into(),
             _ => write_failure(&s, "POST jobs (server-side dry run)", &e, "create on jobs"),
         })?;
     if a.action.dry_run == DryRun::Server {
@@ -146,7 +154,10 @@ async fn trigger(
             s.confirmed();
         }
         Consent::Declined => {
-            return Err(Error::Declined("not confirmed: nothing was created".into()));
+            return Err(Declined::NotConfirmed {
+                nothing_was: "nothing was created",
+            }
+            .into());
         }
         Consent::NoTerminal => return Err(no_terminal("nothing was created")),
     }
@@ -184,9 +195,9 @@ mod tests {
     #[test]
     fn the_wait_timeout_reaches_the_168h_clap_accepts() {
         let h = |n: u64| Some(std::time::Duration::from_secs(n * 3600));
-        assert_eq!(wait_timeout("48h"), Ok(h(48)));
-        assert_eq!(wait_timeout("168h"), Ok(h(168)));
-        assert_eq!(wait_timeout("0"), Ok(None));
+        assert_eq!(wait_timeout("48h").unwrap(), h(48));
+        assert_eq!(wait_timeout("168h").unwrap(), h(168));
+        assert_eq!(wait_timeout("0").unwrap(), None);
         let e = wait_timeout("169h").unwrap_err().to_string();
         assert!(e.starts_with("--timeout \"169h\": at most 168h"), "{e}");
     }

@@ -8,16 +8,14 @@ pub mod progress;
 pub mod scan_table;
 
 use crate::cli::ColorChoice;
-use crate::error::Error;
+use crate::error::{Error, OutputError};
 
 /// The verdict of a write to stdout: a reader that went away (`| head`) is no failure; any
 /// other error (a full disk, a closed descriptor) is an error (exit 2), since the output the
 /// exit code stands for was not delivered.
 pub fn delivered(written: std::io::Result<()>) -> Result<(), Error> {
     match written {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(Error::Output(format!("cannot write the output: {e}")))
-        }
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(OutputError::Stdout(e).into()),
         _ => Ok(()),
     }
 }

@@ -60,6 +60,8 @@ impl std::fmt::Display for InvalidName {
     }
 }
 
+impl std::error::Error for InvalidName {}
+
 /// The value quoted with control characters escaped (never raw on a terminal), cut after 64
 /// characters so a 300-character name does not flood the message.
 fn shown(v: &str) -> String {

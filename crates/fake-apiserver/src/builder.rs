@@ -10,6 +10,7 @@
 use crate::access::AccessRule;
 use crate::clock::Clock;
 use crate::conn::CountWrites;
+use crate::error::{ObjectError, StartError, TlsError};
 use crate::handler::{ConnKill, handle};
 use crate::server::FakeApiServer;
 use crate::state::{Config, Shared, lock};
@@ -136,7 +137,7 @@ impl Builder {
         self
     }
 
-    fn make_tls(&self) -> Result<Option<Tls>, String> {
+    fn make_tls(&self) -> Result<Option<Tls>, TlsError> {
         if self.tls {
             tls::generate().map(Some)
         } else {
@@ -144,7 +145,7 @@ impl Builder {
         }
     }
 
-    fn into_shared(self) -> Result<Arc<Shared>, String> {
+    fn into_shared(self) -> Result<Arc<Shared>, ObjectError> {
         let now = self.cfg.clock.now();
         let mut store = Store::new(now);
         for obj in self.sources.into_iter().flatten() {
@@ -155,14 +156,12 @@ impl Builder {
     }
 
     /// Starts on the current tokio runtime.
-    pub async fn start(self) -> Result<FakeApiServer, String> {
+    pub async fn start(self) -> Result<FakeApiServer, StartError> {
         let port = self.port;
         let tls = self.make_tls()?;
         let shared = self.into_shared()?;
-        let listener = TcpListener::bind(("127.0.0.1", port))
-            .await
-            .map_err(|e| e.to_string())?;
-        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        let listener = TcpListener::bind(("127.0.0.1", port)).await?;
+        let addr = listener.local_addr()?;
         lock(&shared.cfg).addr = addr;
         let (stop, stop_rx) = watch::channel(false);
         let ca_pem = tls.as_ref().map(|t| t.ca_pem.clone());
@@ -177,7 +176,7 @@ impl Builder {
     }
 
     /// Starts on a thread of its own with its own runtime, for synchronous tests (assert_cmd).
-    pub fn start_blocking(self) -> Result<FakeApiServer, String> {
+    pub fn start_blocking(self) -> Result<FakeApiServer, StartError> {
         let port = self.port;
         let tls = self.make_tls()?;
         let ca_pem = tls.as_ref().map(|t| t.ca_pem.clone());
@@ -202,12 +201,11 @@ impl Builder {
                             let _ = tx.send(Ok(addr));
                             serve(listener, for_thread, tls, stop_rx).await;
                         }
-                        Err(e) => drop(tx.send(Err(e.to_string()))),
+                        Err(e) => drop(tx.send(Err(e))),
                     }
                 });
-            })
-            .map_err(|e| e.to_string())?;
-        let addr = rx.recv().map_err(|e| e.to_string())??;
+            })?;
+        let addr = rx.recv()??;
         Ok(FakeApiServer {
             shared,
             addr,

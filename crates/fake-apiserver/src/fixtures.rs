@@ -2,19 +2,32 @@
 //! would print, flattened to individual objects.
 
 use serde_json::Value;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Why a fixture could not be loaded.
-#[derive(Debug)]
-pub struct FixtureError(pub String);
-
-impl std::fmt::Display for FixtureError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
+#[derive(Debug, thiserror::Error)]
+pub enum FixtureError {
+    #[error("JSON fixture: {0}")]
+    Json(#[source] serde_json::Error),
+    #[error("YAML fixture: {0}")]
+    Yaml(#[source] serde_saphyr::Error),
+    #[error("fixture object without kind/apiVersion")]
+    NoKind,
+    /// A document that is a scalar (shown as JSON).
+    #[error("fixture document is not an object: {0}")]
+    NotAnObject(Value),
+    #[error("{}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A file's contents do not load.
+    #[error("{}: {source}", path.display())]
+    File {
+        path: PathBuf,
+        source: Box<FixtureError>,
+    },
 }
-
-impl std::error::Error for FixtureError {}
 
 /// Parses multi-document YAML, a JSON object or a JSON array into objects. `kind: List` and
 /// `…List` documents (what `kubectl get -o yaml` prints) contribute their `items`, with the
@@ -22,12 +35,9 @@ impl std::error::Error for FixtureError {}
 pub fn load_fixture_str(text: &str) -> Result<Vec<Value>, FixtureError> {
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
     let docs: Vec<Value> = if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        vec![
-            serde_json::from_str(trimmed)
-                .map_err(|e| FixtureError(format!("JSON fixture: {e}")))?,
-        ]
+        vec![serde_json::from_str(trimmed).map_err(FixtureError::Json)?]
     } else {
-        serde_saphyr::from_multiple(text).map_err(|e| FixtureError(format!("YAML fixture: {e}")))?
+        serde_saphyr::from_multiple(text).map_err(FixtureError::Yaml)?
     };
     let mut out = Vec::new();
     for doc in docs {
@@ -63,25 +73,26 @@ fn flatten(doc: Value, out: &mut Vec<Value>) -> Result<(), FixtureError> {
                 return Ok(());
             }
             if !m.contains_key("kind") || !m.contains_key("apiVersion") {
-                return Err(FixtureError(
-                    "fixture object without kind/apiVersion".into(),
-                ));
+                return Err(FixtureError::NoKind);
             }
             out.push(Value::Object(m));
             Ok(())
         }
-        other => Err(FixtureError(format!(
-            "fixture document is not an object: {other}"
-        ))),
+        other => Err(FixtureError::NotAnObject(other)),
     }
 }
 
 /// [`load_fixture_str`] on a file's contents.
 pub fn load_fixture_file(path: impl AsRef<Path>) -> Result<Vec<Value>, FixtureError> {
     let path = path.as_ref();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| FixtureError(format!("{}: {e}", path.display())))?;
-    load_fixture_str(&text).map_err(|e| FixtureError(format!("{}: {e}", path.display())))
+    let text = std::fs::read_to_string(path).map_err(|source| FixtureError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    load_fixture_str(&text).map_err(|e| FixtureError::File {
+        path: path.to_path_buf(),
+        source: Box::new(e),
+    })
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! scalar and map fields the plugin touches (`spec.suspend`, annotations, labels), but lists
 //! are replaced wholesale instead of merged by key.
 
+use crate::error::JsonPatchError;
 use serde_json::{Map, Value, json};
 
 /// RFC 7386: objects merge recursively, `null` deletes, anything else replaces.
@@ -29,16 +30,16 @@ fn unescape_token(t: &str) -> String {
 }
 
 /// Splits a JSON pointer into its parent pointer and last token.
-fn split_pointer(p: &str) -> Result<(&str, String), String> {
+fn split_pointer(p: &str) -> Result<(&str, String), JsonPatchError> {
     let i = p
         .rfind('/')
-        .ok_or_else(|| format!("invalid JSON pointer {p:?}"))?;
+        .ok_or_else(|| JsonPatchError::Pointer(p.to_string()))?;
     Ok((&p[..i], unescape_token(&p[i + 1..])))
 }
 
-fn take(doc: &mut Value, path: &str) -> Result<Value, String> {
+fn take(doc: &mut Value, path: &str) -> Result<Value, JsonPatchError> {
     let (parent, last) = split_pointer(path)?;
-    let missing = || format!("unable to remove nonexistent key: {path}");
+    let missing = || JsonPatchError::NoKeyToRemove(path.to_string());
     match doc.pointer_mut(parent).ok_or_else(missing)? {
         Value::Object(m) => m.remove(&last).ok_or_else(missing),
         Value::Array(a) => match last.parse::<usize>() {
@@ -49,13 +50,13 @@ fn take(doc: &mut Value, path: &str) -> Result<Value, String> {
     }
 }
 
-fn add(doc: &mut Value, path: &str, value: Value) -> Result<(), String> {
+fn add(doc: &mut Value, path: &str, value: Value) -> Result<(), JsonPatchError> {
     if path.is_empty() {
         *doc = value;
         return Ok(());
     }
     let (parent, last) = split_pointer(path)?;
-    let missing = || format!("doc is missing path: {path:?}");
+    let missing = || JsonPatchError::MissingPath(path.to_string());
     match doc.pointer_mut(parent).ok_or_else(missing)? {
         Value::Object(m) => {
             m.insert(last, value);
@@ -71,32 +72,27 @@ fn add(doc: &mut Value, path: &str, value: Value) -> Result<(), String> {
 }
 
 /// RFC 6902 (add, remove, replace, move, copy, test), all-or-nothing.
-pub fn json_patch(target: &mut Value, ops: &Value) -> Result<(), String> {
-    let ops = ops
-        .as_array()
-        .ok_or("a JSON patch must be an array of operations")?;
+pub fn json_patch(target: &mut Value, ops: &Value) -> Result<(), JsonPatchError> {
+    let ops = ops.as_array().ok_or(JsonPatchError::NotAnArray)?;
     let mut doc = target.clone();
     for op in ops {
-        let path = op["path"]
-            .as_str()
-            .ok_or("JSON patch operation without path")?;
+        let path = op["path"].as_str().ok_or(JsonPatchError::NoPath)?;
         let value = || {
             op.get("value")
                 .cloned()
-                .ok_or(format!("missing value for {path}"))
+                .ok_or_else(|| JsonPatchError::NoValue(path.to_string()))
         };
         let from = || {
             op["from"]
                 .as_str()
-                .ok_or(format!("missing from for {path}"))
+                .ok_or_else(|| JsonPatchError::NoFrom(path.to_string()))
         };
         match op["op"].as_str().unwrap_or_default() {
             "add" => add(&mut doc, path, value()?)?,
             "remove" => drop(take(&mut doc, path)?),
             "replace" => {
-                take(&mut doc, path).map_err(|_| {
-                    format!("replace operation does not apply: doc is missing key: {path}")
-                })?;
+                take(&mut doc, path)
+                    .map_err(|_| JsonPatchError::NoKeyToReplace(path.to_string()))?;
                 add(&mut doc, path, value()?)?;
             }
             "move" => {
@@ -107,15 +103,15 @@ pub fn json_patch(target: &mut Value, ops: &Value) -> Result<(), String> {
                 let v = doc
                     .pointer(from()?)
                     .cloned()
-                    .ok_or(format!("copy from missing path {path}"))?;
+                    .ok_or_else(|| JsonPatchError::NoCopySource(path.to_string()))?;
                 add(&mut doc, path, v)?;
             }
             "test" => {
                 if doc.pointer(path) != Some(&value()?) {
-                    return Err(format!("testing value {path} failed"));
+                    return Err(JsonPatchError::TestFailed(path.to_string()));
                 }
             }
-            other => return Err(format!("unexpected kind: {other:?}")),
+            other => return Err(JsonPatchError::UnknownOp(other.to_string())),
         }
     }
     *target = doc;

@@ -155,7 +155,7 @@ pub(crate) fn selectors(
     t: &Target,
 ) -> Result<(LabelSelector, FieldSelector), ApiError> {
     let labels = LabelSelector::parse(ctx.param("labelSelector").unwrap_or_default())
-        .map_err(|e| status::bad_request(&e))?;
+        .map_err(|e| status::bad_request(&e.to_string()))?;
     let aliases = if t.res == EVENTS_V1 {
         EVENTS_V1_FIELDS
     } else {
@@ -166,7 +166,7 @@ pub(crate) fn selectors(
         def(t.res).fields,
         aliases,
     )
-    .map_err(|e| status::bad_request(&e))?;
+    .map_err(|e| status::bad_request(&e.to_string()))?;
     Ok((labels, fields))
 }
 

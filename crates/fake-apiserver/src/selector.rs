@@ -2,6 +2,8 @@
 //! apimachinery semantics (`!=` and `notin` match objects that lack the label; field values
 //! may escape `,`, `=` and `\`).
 
+use crate::error::SelectorError;
+
 /// One requirement of a label selector.
 #[derive(Debug, Clone, PartialEq)]
 enum Req {
@@ -72,11 +74,16 @@ fn tokenize(s: &str) -> Vec<Tok> {
 }
 
 impl LabelSelector {
-    pub fn parse(s: &str) -> Result<Self, String> {
+    pub fn parse(s: &str) -> Result<Self, SelectorError> {
         let toks = tokenize(s);
         let mut i = 0;
         let mut reqs = Vec::new();
-        let err = |what: &str| Err(format!("unable to parse requirement: {what} in {s:?}"));
+        let err = |what: &'static str| {
+            Err(SelectorError::Label {
+                what,
+                selector: s.to_string(),
+            })
+        };
         let ident = |i: usize| match toks.get(i) {
             Some(Tok::Ident(w)) => Some(w.clone()),
             _ => None,
@@ -186,14 +193,20 @@ pub struct FieldSelector(Vec<(String, bool, String)>);
 impl FieldSelector {
     /// `supported` are the field labels the resource accepts; the real server answers
     /// `field label not supported: x` for anything else.
-    pub fn parse(s: &str, supported: &[&str], aliases: &[(&str, &str)]) -> Result<Self, String> {
+    pub fn parse(
+        s: &str,
+        supported: &[&str],
+        aliases: &[(&str, &str)],
+    ) -> Result<Self, SelectorError> {
         let mut out = Vec::new();
         for term in split_unescaped(s, ',') {
             if term.trim().is_empty() {
                 continue;
             }
-            let (key, eq, raw) = split_op(&term)
-                .ok_or_else(|| format!("invalid selector: '{s}'; can't understand '{term}'"))?;
+            let (key, eq, raw) = split_op(&term).ok_or_else(|| SelectorError::Field {
+                selector: s.to_string(),
+                term: term.clone(),
+            })?;
             let key = key.trim();
             let key = aliases
                 .iter()
@@ -201,7 +214,7 @@ impl FieldSelector {
                 .map_or(key, |(_, k)| k);
             if !(key == "metadata.name" || key == "metadata.namespace" || supported.contains(&key))
             {
-                return Err(format!("field label not supported: {key}"));
+                return Err(SelectorError::UnsupportedField(key.to_string()));
             }
             out.push((key.to_string(), eq, unescape(raw)));
         }
@@ -315,7 +328,7 @@ mod tests {
         assert!(!m("status.phase=Succeeded"));
         assert!(m("metadata.namespace="));
         let err = FieldSelector::parse("spec.foo=1", sup, &[]).unwrap_err();
-        assert_eq!(err, "field label not supported: spec.foo");
+        assert_eq!(err.to_string(), "field label not supported: spec.foo");
         let aliased = FieldSelector::parse("phase=Failed", sup, &[("phase", "status.phase")]);
         assert!(aliased.unwrap().matches(&f));
     }

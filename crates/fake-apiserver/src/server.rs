@@ -4,6 +4,7 @@
 use crate::access::AccessRule;
 use crate::builder::Builder;
 use crate::clock::Clock;
+use crate::error::ObjectError;
 use crate::faults::Fault;
 use crate::kubeconfig::{KubeContext, write_kubeconfig_file};
 use crate::log::RecordedRequest;
@@ -305,7 +306,7 @@ impl FakeApiServer {
     /// Creates or replaces an object behind the API's back, as a controller would: it gets
     /// a fresh resourceVersion (and uid/creationTimestamp if missing), and open watches see
     /// it ADDED or MODIFIED.
-    pub fn put_object(&self, mut obj: Value) -> Result<(), String> {
+    pub fn put_object(&self, mut obj: Value) -> Result<(), ObjectError> {
         if let Some(m) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
             m.remove("resourceVersion");
         }

@@ -10,6 +10,7 @@
 //! from before that point gets 410 Expired as from a real server whose etcd compacted.
 
 use crate::clock::rfc3339;
+use crate::error::ObjectError;
 use crate::resources::{self, NAMESPACES, RESOURCES, ResourceDef};
 use bytes::Bytes;
 use jiff::Timestamp;
@@ -379,14 +380,17 @@ impl Store {
     /// Loads one fixture object the way it would look after the API server stored it:
     /// namespace defaulted, uid/resourceVersion/creationTimestamp/generation filled in when
     /// missing, its namespace created. Later objects with the same key replace earlier ones.
-    pub fn ingest(&mut self, mut v: Value, now: Timestamp) -> Result<usize, String> {
+    pub fn ingest(&mut self, mut v: Value, now: Timestamp) -> Result<usize, ObjectError> {
         let api_version = v["apiVersion"].as_str().unwrap_or_default().to_string();
         let kind = v["kind"].as_str().unwrap_or_default().to_string();
-        let res = resources::for_object(&api_version, &kind)
-            .ok_or_else(|| format!("fake-apiserver does not serve {api_version} {kind}"))?;
+        let res =
+            resources::for_object(&api_version, &kind).ok_or_else(|| ObjectError::NotServed {
+                api_version: api_version.clone(),
+                kind: kind.clone(),
+            })?;
         let def = &RESOURCES[res];
         let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) else {
-            return Err(format!("{kind} without metadata"));
+            return Err(ObjectError::NoMetadata { kind });
         };
         let name = meta
             .get("name")
@@ -394,7 +398,7 @@ impl Store {
             .unwrap_or_default()
             .to_string();
         if name.is_empty() {
-            return Err(format!("{kind} without metadata.name"));
+            return Err(ObjectError::NoName { kind });
         }
         let ns = if def.namespaced {
             let ns = meta

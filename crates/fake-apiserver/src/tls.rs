@@ -4,6 +4,7 @@
 //!
 //! Validity runs from 1975 to 4096 (rcgen's defaults): tests run under faked clocks too.
 
+use crate::error::TlsError;
 use rcgen::{
     BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa,
     KeyPair, KeyUsagePurpose,
@@ -19,12 +20,12 @@ pub(crate) struct Tls {
     pub ca_pem: String,
 }
 
-fn err(what: &str) -> impl FnOnce(rcgen::Error) -> String + '_ {
-    move |e| format!("TLS {what}: {e}")
+fn err(what: &'static str) -> impl FnOnce(rcgen::Error) -> TlsError {
+    move |source| TlsError::Certificate { what, source }
 }
 
 /// A fresh CA and a server certificate signed by it.
-pub(crate) fn generate() -> Result<Tls, String> {
+pub(crate) fn generate() -> Result<Tls, TlsError> {
     let ca_key = KeyPair::generate().map_err(err("CA key"))?;
     let mut ca_params = CertificateParams::new(Vec::<String>::new()).map_err(err("CA"))?;
     ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
@@ -49,10 +50,10 @@ pub(crate) fn generate() -> Result<Tls, String> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let config = rustls::ServerConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .map_err(|e| format!("TLS config: {e}"))?
+        .map_err(TlsError::Config)?
         .with_no_client_auth()
         .with_single_cert(vec![leaf_cert.der().clone(), ca.der().clone()], key)
-        .map_err(|e| format!("TLS config: {e}"))?;
+        .map_err(TlsError::Config)?;
     Ok(Tls {
         acceptor: TlsAcceptor::from(Arc::new(config)),
         ca_pem: ca.pem(),

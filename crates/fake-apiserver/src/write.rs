@@ -330,7 +330,8 @@ pub(crate) fn patch(ctx: &Ctx<'_>, t: &Target) -> Answer {
                 }
             }
             update(ctx, t, "Update", &touched, |obj| {
-                json_patch(obj, &body).map_err(|e| status::status(422, "Invalid", &e, json!({})))
+                json_patch(obj, &body)
+                    .map_err(|e| status::status(422, "Invalid", &e.to_string(), json!({})))
             })
         }
         "application/apply-patch+yaml" => {

@@ -65,9 +65,40 @@ fn leading_fraction(s: &[u8]) -> (u64, f64, usize) {
     (x, scale, i)
 }
 
-/// Go's `time.ParseDuration`: nanoseconds, or Go's exact error text.
-pub(crate) fn parse_go_duration(orig: &str) -> Result<i64, String> {
-    let invalid = || format!("time: invalid duration {}", time_quote(orig));
+/// Why Go's `time.ParseDuration` refuses a text; Display is Go's exact error text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum DurationError {
+    Invalid { text: String },
+    MissingUnit { text: String },
+    UnknownUnit { unit: String, text: String },
+}
+
+impl std::fmt::Display for DurationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DurationError::Invalid { text } => {
+                write!(f, "time: invalid duration {}", time_quote(text))
+            }
+            DurationError::MissingUnit { text } => {
+                write!(f, "time: missing unit in duration {}", time_quote(text))
+            }
+            DurationError::UnknownUnit { unit, text } => write!(
+                f,
+                "time: unknown unit {} in duration {}",
+                time_quote(unit),
+                time_quote(text)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DurationError {}
+
+/// Go's `time.ParseDuration`: nanoseconds, or why not (Go's exact error text as Display).
+pub(crate) fn parse_go_duration(orig: &str) -> Result<i64, DurationError> {
+    let invalid = || DurationError::Invalid {
+        text: orig.to_owned(),
+    };
     let bytes = orig.as_bytes();
     let mut pos = 0;
     let mut negative = false;
@@ -112,18 +143,16 @@ pub(crate) fn parse_go_duration(orig: &str) -> Result<i64, String> {
             pos += 1;
         }
         if pos == unit_start {
-            return Err(format!(
-                "time: missing unit in duration {}",
-                time_quote(orig)
-            ));
+            return Err(DurationError::MissingUnit {
+                text: orig.to_owned(),
+            });
         }
         let unit_text = &orig[unit_start..pos];
         let Some(unit) = unit_nanos(unit_text) else {
-            return Err(format!(
-                "time: unknown unit {} in duration {}",
-                time_quote(unit_text),
-                time_quote(orig)
-            ));
+            return Err(DurationError::UnknownUnit {
+                unit: unit_text.to_owned(),
+                text: orig.to_owned(),
+            });
         };
         if v > TWO_63 / unit {
             return Err(invalid());
@@ -155,7 +184,11 @@ pub(crate) fn parse_go_duration(orig: &str) -> Result<i64, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_go_duration as p;
+    use super::parse_go_duration;
+
+    fn p(text: &str) -> Result<i64, String> {
+        parse_go_duration(text).map_err(|e| e.to_string())
+    }
 
     const S: i64 = 1_000_000_000;
 

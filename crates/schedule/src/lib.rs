@@ -40,6 +40,7 @@ mod zone_memo;
 
 pub use go_text::strconv_quote;
 pub use parse::{DAY_NAMES, MONTH_NAMES};
+pub use location::{Errno, LocationError};
 
 /// The star bit robfig keeps in bit 63 of a field (set by `*`, `?`, `*/1` and descriptors).
 pub const STAR_BIT: u64 = 1 << 63;
@@ -106,9 +107,9 @@ pub fn parse_standard(spec: &str) -> Result<Schedule, ParseError> {
     parse::parse_standard(spec)
 }
 
-/// Go's `time.LoadLocation`: `Ok(None)` means `time.Local`; errors carry Go's text
+/// Go's `time.LoadLocation`: `Ok(None)` means `time.Local`; an error displays as Go's text
 /// (`unknown time zone X`, `time: invalid location name`).
-pub fn load_location(name: &str) -> Result<Option<Location>, String> {
+pub fn load_location(name: &str) -> Result<Option<Location>, LocationError> {
     location::load_location(name)
 }
 

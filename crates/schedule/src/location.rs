@@ -17,13 +17,44 @@ use jiff::tz::{TimeZone, TimeZoneDatabase};
 
 use crate::Location;
 
-/// Go's `errLocation` text.
-const INVALID_NAME: &str = "time: invalid location name";
-/// `syscall.Errno` texts Go returns unchanged when reading a zone file fails.
-const ENOTDIR: &str = "not a directory";
-const EISDIR: &str = "is a directory";
-const ENAMETOOLONG: &str = "file name too long";
-const EINVAL: &str = "invalid argument";
+/// Why Go's `time.LoadLocation` refuses a name; Display is Go's own text, which the
+/// controller puts in its events ("provided bad location X: …").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LocationError {
+    /// Go's `errLocation`: `..` in the name, or a leading slash or backslash.
+    InvalidName,
+    /// Reading the zone file failed with this errno, which Go reports as is.
+    Errno(Errno),
+    /// No such zone (ENOENT from every source).
+    Unknown { name: String },
+}
+
+/// The `syscall.Errno`s a zone lookup can end with besides ENOENT.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Errno {
+    NotDir,
+    IsDir,
+    NameTooLong,
+    Inval,
+}
+
+impl std::fmt::Display for LocationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LocationError::InvalidName => f.write_str("time: invalid location name"),
+            LocationError::Errno(e) => f.write_str(match e {
+                Errno::NotDir => "not a directory",
+                Errno::IsDir => "is a directory",
+                Errno::NameTooLong => "file name too long",
+                Errno::Inval => "invalid argument",
+            }),
+            LocationError::Unknown { name } => write!(f, "unknown time zone {name}"),
+        }
+    }
+}
+
+impl std::error::Error for LocationError {}
+
 /// Go tries `<source> + "/" + name` for its Linux sources in order; only the first
 /// exists. Linux refuses paths of PATH_MAX (4096) bytes or more, counting the
 /// terminating NUL, and components longer than NAME_MAX.
@@ -61,7 +92,7 @@ enum Lookup {
     /// ENOENT: Go moves on and finally reports "unknown time zone".
     Missing,
     /// Any other errno, which Go reports as is.
-    Failed(&'static str),
+    Failed(Errno),
 }
 
 /// Replays the kernel's path walk: empty and `.` components stay put, every component
@@ -75,7 +106,7 @@ fn walk(name: &str) -> Lookup {
             continue;
         }
         if part.len() > NAME_MAX {
-            return Lookup::Failed(ENAMETOOLONG);
+            return Lookup::Failed(Errno::NameTooLong);
         }
         let path = if dir.is_empty() {
             (*part).to_owned()
@@ -88,17 +119,17 @@ fn walk(name: &str) -> Lookup {
             return if i + 1 == parts.len() {
                 Lookup::Found(tz)
             } else {
-                Lookup::Failed(ENOTDIR)
+                Lookup::Failed(Errno::NotDir)
             };
         } else {
             return Lookup::Missing;
         }
     }
-    Lookup::Failed(EISDIR)
+    Lookup::Failed(Errno::IsDir)
 }
 
 /// Go's `time.LoadLocation`: `Ok(None)` is `time.Local`.
-pub(crate) fn load_location(name: &str) -> Result<Option<Location>, String> {
+pub(crate) fn load_location(name: &str) -> Result<Option<Location>, LocationError> {
     if name.is_empty() || name == "UTC" {
         return Ok(Some(Location {
             name: "UTC".to_owned(),
@@ -109,15 +140,15 @@ pub(crate) fn load_location(name: &str) -> Result<Option<Location>, String> {
         return Ok(None);
     }
     if name.contains("..") || name.starts_with('/') || name.starts_with('\\') {
-        return Err(INVALID_NAME.to_owned());
+        return Err(LocationError::InvalidName);
     }
     // Go refuses a NUL byte before making the system call.
     if name.contains('\0') {
-        return Err(EINVAL.to_owned());
+        return Err(LocationError::Errno(Errno::Inval));
     }
     let too_long = |prefix_len: usize| prefix_len + name.len() + 1 > PATH_MAX;
     if too_long(ZONEINFO_PREFIX_LEN) {
-        return Err(ENAMETOOLONG.to_owned());
+        return Err(LocationError::Errno(Errno::NameTooLong));
     }
     // Go reports the first error that is not ENOENT, from any source.
     match walk(name) {
@@ -125,9 +156,13 @@ pub(crate) fn load_location(name: &str) -> Result<Option<Location>, String> {
             name: name.to_owned(),
             tz,
         })),
-        Lookup::Failed(errno) => Err(errno.to_owned()),
-        Lookup::Missing if too_long(SECOND_SOURCE_PREFIX_LEN) => Err(ENAMETOOLONG.to_owned()),
-        Lookup::Missing => Err(format!("unknown time zone {name}")),
+        Lookup::Failed(errno) => Err(LocationError::Errno(errno)),
+        Lookup::Missing if too_long(SECOND_SOURCE_PREFIX_LEN) => {
+            Err(LocationError::Errno(Errno::NameTooLong))
+        }
+        Lookup::Missing => Err(LocationError::Unknown {
+            name: name.to_owned(),
+        }),
     }
 }
 
@@ -136,7 +171,7 @@ mod tests {
     use super::load_location;
 
     fn err(name: &str) -> String {
-        load_location(name).unwrap_err()
+        load_location(name).unwrap_err().to_string()
     }
 
     #[test]

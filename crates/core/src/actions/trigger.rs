@@ -21,8 +21,17 @@ pub fn manual_job_name(cron_job: &str, suffix: &str) -> String {
 }
 
 /// Why a plan cannot be built from this object.
-#[derive(Debug, PartialEq, Eq)]
-pub struct PlanError(pub String);
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    #[error("the CronJob has no metadata")]
+    NoMetadata,
+    #[error("the CronJob has no name or uid (read it from the cluster, not a file)")]
+    NoNameOrUid,
+    #[error("cronjob {name} has no spec.jobTemplate")]
+    NoJobTemplate { name: String },
+    #[error("cronjob {name} has no spec.jobTemplate.spec")]
+    NoJobTemplateSpec { name: String },
+}
 
 fn obj<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Map<String, Value>> {
     let mut cur = v;
@@ -37,21 +46,18 @@ fn obj<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Map<String, Value>> {
 /// the template's copied over it, and an ownerReference to the CronJob WITHOUT `controller`
 /// (so the CronJob controller ignores it: not in active, never pruned, no Forbid effect).
 pub fn plan_job(cron_job: &Value, job_name: &str) -> Result<Value, PlanError> {
-    let meta = obj(cron_job, &["metadata"])
-        .ok_or_else(|| PlanError("the CronJob has no metadata".into()))?;
+    let meta = obj(cron_job, &["metadata"]).ok_or(PlanError::NoMetadata)?;
     let name = meta.get("name").and_then(Value::as_str).unwrap_or_default();
     let uid = meta.get("uid").and_then(Value::as_str).unwrap_or_default();
     if name.is_empty() || uid.is_empty() {
-        return Err(PlanError(
-            "the CronJob has no name or uid (read it from the cluster, not a file)".into(),
-        ));
+        return Err(PlanError::NoNameOrUid);
     }
     let template = obj(cron_job, &["spec", "jobTemplate"])
-        .ok_or_else(|| PlanError(format!("cronjob {name} has no spec.jobTemplate")))?;
+        .ok_or_else(|| PlanError::NoJobTemplate { name: name.into() })?;
     let spec = template
         .get("spec")
         .cloned()
-        .ok_or_else(|| PlanError(format!("cronjob {name} has no spec.jobTemplate.spec")))?;
+        .ok_or_else(|| PlanError::NoJobTemplateSpec { name: name.into() })?;
     let tmeta = template.get("metadata").and_then(Value::as_object);
     let mut annotations = Map::new();
     annotations.insert("cronjob.kubernetes.io/instantiate".into(), json!("manual"));

@@ -44,8 +44,8 @@ pub(crate) fn format_schedule(raw: &str, time_zone: Option<&str>) -> String {
 /// Why no [`EffectiveSchedule`] could be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ScheduleProblem {
-    /// `spec.timeZone` does not load (Go's error text).
-    UnknownTimeZone(String),
+    /// `spec.timeZone` does not load (displays as Go's error text).
+    UnknownTimeZone(schedule::LocationError),
     Unparseable(ParseError),
 }
 

@@ -204,7 +204,7 @@ pub(crate) fn sync_v2(
     if cj.spec.concurrency_policy == ConcurrencyPolicy::Replace
         && let Err(e) = replace_active(st)
     {
-        r.sync_error = Some(e);
+        r.sync_error = Some(e.to_string());
         return r;
     }
     r.annotation = f
@@ -265,14 +265,14 @@ fn next_schedule_time(
 }
 
 /// Replace: GET and delete every active job (original list), `SuccessfulDelete` each.
-pub(crate) fn replace_active(st: &mut SyncState) -> Result<(), String> {
+pub(crate) fn replace_active(st: &mut SyncState) -> Result<(), JobNotFound> {
     for a in st.active.clone() {
         let uid = match (st.ns_jobs.is_some(), st.get_job(&a.namespace, &a.name)) {
             (_, Some(job)) => job.meta.uid.clone(),
             // No job evidence: assume the GET succeeds and returns the referenced job.
             (false, None) => a.uid.clone(),
             (true, None) => {
-                let e = format!("jobs.batch {} not found", go_quote(&a.name));
+                let e = JobNotFound(a.name.clone());
                 st.events.push(ControllerEvent::warning(
                     "FailedGet",
                     format!("Get job: {e}"),
@@ -289,6 +289,11 @@ pub(crate) fn replace_active(st: &mut SyncState) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// The client-go error of a GET for a Job that is gone (Go's text, quoted name).
+#[derive(Debug, thiserror::Error)]
+#[error("jobs.batch {} not found", go_quote(.0))]
+pub(crate) struct JobNotFound(String);
 
 fn already_exists(name: &str) -> String {
     format!("jobs.batch {} already exists", go_quote(name))

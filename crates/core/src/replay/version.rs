@@ -312,17 +312,16 @@ impl serde::Serialize for KubeVersion {
     }
 }
 
-/// Why a `--kube-version` string was rejected.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VersionParseError(pub String);
-
-impl fmt::Display for VersionParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+/// Why a `--kube-version` (or controller variant) string was rejected; `given` as typed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VersionParseError {
+    #[error("invalid Kubernetes version {given:?}: expected e.g. 1.31 or v1.27.3")]
+    Invalid { given: String },
+    #[error("unsupported Kubernetes major version {major} in {given:?}: only 1.x is modelled")]
+    UnsupportedMajor { major: u32, given: String },
+    #[error("unknown controller variant {given:?}")]
+    UnknownVariant { given: String },
 }
-
-impl std::error::Error for VersionParseError {}
 
 impl FromStr for KubeVersion {
     type Err = VersionParseError;
@@ -330,10 +329,8 @@ impl FromStr for KubeVersion {
     /// Accepts `1.31`, `v1.27.3`, `1.28.2-gke.1157000`, `v1.30.1+k3s1`. Vendor suffixes after
     /// `-` or `+` are ignored: distributions ship the upstream controller for that release.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || {
-            VersionParseError(format!(
-                "invalid Kubernetes version {s:?}: expected e.g. 1.31 or v1.27.3"
-            ))
+        let bad = || VersionParseError::Invalid {
+            given: s.to_string(),
         };
         let t = s.trim();
         let t = t.strip_prefix(['v', 'V']).unwrap_or(t);
@@ -349,9 +346,10 @@ impl FromStr for KubeVersion {
             return Err(bad());
         }
         if major != 1 {
-            return Err(VersionParseError(format!(
-                "unsupported Kubernetes major version {major} in {s:?}: only 1.x is modelled"
-            )));
+            return Err(VersionParseError::UnsupportedMajor {
+                major,
+                given: s.to_string(),
+            });
         }
         Ok(KubeVersion {
             major,
@@ -369,6 +367,8 @@ impl FromStr for ControllerVariant {
         Self::ALL
             .into_iter()
             .find(|v| v.as_str().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| VersionParseError(format!("unknown controller variant {s:?}")))
+            .ok_or_else(|| VersionParseError::UnknownVariant {
+                given: s.to_string(),
+            })
     }
 }

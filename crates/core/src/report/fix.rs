@@ -360,7 +360,7 @@ fn describe(patch: &Value) -> String {
 }
 
 /// Apply a plan's patch to a CronJob (for callers that verify a plan from outside).
-pub fn apply_plan(cj: &CronJob, plan: &FixPlan) -> Result<CronJob, String> {
+pub fn apply_plan(cj: &CronJob, plan: &FixPlan) -> Result<CronJob, merge_patch::PatchError> {
     match &plan.patch {
         Some(p) => merge_patch::apply_to_cron_job(cj, p),
         None => Ok(cj.clone()),

@@ -110,15 +110,31 @@ pub fn set(patch: &mut Value, path: &str, value: Value) {
     }
 }
 
+/// Why a merge patch cannot be applied to the CronJob model.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PatchError {
+    #[error("the patch is not a JSON object")]
+    NotAnObject,
+    /// The field is one the model keeps, but the value is not of its type.
+    #[error("{path}: {value} is not a valid value")]
+    BadValue { path: String, value: Value },
+    /// A field the model does not keep, so the replay cannot check the change.
+    #[error("{path}: a change the replay cannot check")]
+    Unchecked { path: String },
+}
+
 /// Apply a merge patch to the CronJob model. Errors name the first field the model cannot
 /// take (unknown to the replay, or of the wrong type).
-pub fn apply_to_cron_job(cj: &CronJob, patch: &Value) -> Result<CronJob, String> {
+pub fn apply_to_cron_job(cj: &CronJob, patch: &Value) -> Result<CronJob, PatchError> {
     if !patch.is_object() {
-        return Err("the patch is not a JSON object".into());
+        return Err(PatchError::NotAnObject);
     }
     let mut out = cj.clone();
     for (path, v) in leaves(patch) {
-        let bad = || format!("{path}: {v} is not a valid value");
+        let bad = || PatchError::BadValue {
+            path: path.clone(),
+            value: v.clone(),
+        };
         let spec = &mut out.spec;
         let tpl = &mut spec.job_template.spec;
         match path.as_str() {
@@ -157,7 +173,7 @@ pub fn apply_to_cron_job(cj: &CronJob, patch: &Value) -> Result<CronJob, String>
             "spec.jobTemplate.spec.template.spec.restartPolicy" => {
                 tpl.restart_policy = opt_string(&v).ok_or_else(bad)?
             }
-            _ => return Err(format!("{path}: a change the replay cannot check")),
+            _ => return Err(PatchError::Unchecked { path }),
         }
     }
     Ok(out)
@@ -331,9 +347,13 @@ mod tests {
             out.spec.job_template.spec.active_deadline_seconds,
             Some(780)
         );
-        let err = apply_to_cron_job(&cj, &json!({"metadata": {"name": "x"}})).unwrap_err();
+        let err = apply_to_cron_job(&cj, &json!({"metadata": {"name": "x"}}))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("metadata.name"), "{err}");
-        let err = apply_to_cron_job(&cj, &json!({"spec": {"suspend": "no"}})).unwrap_err();
+        let err = apply_to_cron_job(&cj, &json!({"spec": {"suspend": "no"}}))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("spec.suspend"), "{err}");
     }
 }

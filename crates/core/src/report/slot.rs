@@ -25,7 +25,7 @@ pub enum SlotQuery {
 impl SlotQuery {
     /// `2026-11-20T11:00:00Z`, `2026-11-20T11:00Z`, `2026-11-20T11:00` (read as UTC), or
     /// `11:00` / `11:00:30`.
-    pub fn parse(s: &str) -> Result<SlotQuery, String> {
+    pub fn parse(s: &str) -> Result<SlotQuery, NotATime> {
         let s = s.trim();
         if let Ok(t) = s.parse::<Timestamp>() {
             return Ok(SlotQuery::At(t));
@@ -38,11 +38,16 @@ impl SlotQuery {
         if let Ok(t) = s.parse::<Time>() {
             return Ok(SlotQuery::Latest(t));
         }
-        Err(format!(
-            "{s:?} is not a time: give an instant (2026-11-20T11:00:00Z; without an offset it is UTC) or a time of day (11:00: its most recent occurrence in the schedule's zone)"
-        ))
+        Err(NotATime(s.to_string()))
     }
 }
+
+/// A `--slot` value that is neither an instant nor a time of day (the trimmed text given).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{0:?} is not a time: give an instant (2026-11-20T11:00:00Z; without an offset it is UTC) or a time of day (11:00: its most recent occurrence in the schedule's zone)"
+)]
+pub struct NotATime(pub String);
 
 /// What happened to one slot's run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -486,6 +491,7 @@ status:
         assert!(
             SlotQuery::parse("eleven")
                 .unwrap_err()
+                .to_string()
                 .contains("is not a time")
         );
     }

@@ -172,11 +172,11 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn add(&mut self, node: Node<'a>) -> Result<u32, String> {
+    fn add(&mut self, node: Node<'a>) -> Result<u32, TooLarge> {
         let id = u32::try_from(self.nodes.len())
             .ok()
             .filter(|&i| i < u32::MAX)
-            .ok_or_else(|| "document too large".to_string())?;
+            .ok_or(TooLarge)?;
         self.nodes.push(node);
         Ok(id)
     }
@@ -188,14 +188,14 @@ impl<'a> Builder<'a> {
             .is_some_and(|f| f.map && (self.pending.len() - f.start).is_multiple_of(2))
     }
 
-    fn end_collection(&mut self) -> Result<(), String> {
+    fn end_collection(&mut self) -> Result<(), TooLarge> {
         let Some(f) = self.frames.pop() else {
             return Ok(());
         };
-        let start = u32::try_from(self.children.len()).map_err(|_| "document too large")?;
+        let start = u32::try_from(self.children.len()).map_err(|_| TooLarge)?;
         let kids = self.pending.len() - f.start;
         self.children.extend(self.pending.drain(f.start..));
-        let kids = u32::try_from(kids).map_err(|_| "document too large")?;
+        let kids = u32::try_from(kids).map_err(|_| TooLarge)?;
         let kind = if f.map {
             let pairs = kids / 2;
             self.check_duplicates(start, pairs);
@@ -322,7 +322,7 @@ pub(crate) fn parse_chunk<'a>(chunk: &Chunk<'a>) -> Parsed<'a> {
         };
         let pos = b.pos(span.start.line(), span.start.col());
         let error_pos = pos.clone();
-        let r: Result<(), String> = (|| {
+        let r: Result<(), TooLarge> = (|| {
             match event {
                 Event::DocumentStart(..) => {
                     in_doc = true;
@@ -396,18 +396,24 @@ pub(crate) fn parse_chunk<'a>(chunk: &Chunk<'a>) -> Parsed<'a> {
             }
             Ok(())
         })();
-        if let Err(message) = r {
+        if let Err(too_large) = r {
             return Parsed {
                 docs,
                 error: Some(SyntaxError {
                     pos: error_pos,
-                    message,
+                    message: too_large.to_string(),
                 }),
             };
         }
     }
     Parsed { docs, error: None }
 }
+
+/// A document with more nodes or children than the tree's `u32` indexes can count: read as
+/// a syntax error at the node that overflowed.
+#[derive(Debug, thiserror::Error)]
+#[error("document too large")]
+struct TooLarge;
 
 /// A node of a document, for navigation.
 #[derive(Clone, Copy)]

@@ -7,7 +7,10 @@
 
 use clap::Parser;
 use fake_apiserver::generate::{Spec, population};
-use fake_apiserver::{Clock, FakeApiServer, KubeContext, load_fixture_file, write_kubeconfig_file};
+use fake_apiserver::{
+    Clock, CountsError, FakeApiServer, FixtureError, KubeContext, StartError, load_fixture_file,
+    write_kubeconfig_file,
+};
 use jiff::Timestamp;
 use std::io::Write;
 use std::path::PathBuf;
@@ -58,11 +61,37 @@ struct Args {
     latency: Duration,
 }
 
-fn parse_latency(text: &str) -> Result<Duration, String> {
-    let d: jiff::SignedDuration = text
-        .parse()
-        .map_err(|e| format!("expected a duration like 20ms or 1s: {e}"))?;
-    Duration::try_from(d).map_err(|_| "must not be negative".to_string())
+/// A `--latency` or `--bookmark-interval` clap refuses.
+#[derive(Debug, thiserror::Error)]
+enum BadDuration {
+    #[error("expected a duration like 20ms or 1s: {0}")]
+    Syntax(#[source] jiff::Error),
+    #[error("must not be negative")]
+    Negative,
+}
+
+fn parse_latency(text: &str) -> Result<Duration, BadDuration> {
+    let d: jiff::SignedDuration = text.parse().map_err(BadDuration::Syntax)?;
+    Duration::try_from(d).map_err(|_| BadDuration::Negative)
+}
+
+/// Why the server did not come up; said once, after `fake-apiserver: `.
+#[derive(Debug, thiserror::Error)]
+enum RunError {
+    #[error(transparent)]
+    Fixture(#[from] FixtureError),
+    #[error(transparent)]
+    Counts(#[from] CountsError),
+    #[error(transparent)]
+    Start(#[from] StartError),
+    #[error("{}: {source}", path.display())]
+    Kubeconfig {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The URL and kubeconfig path could not be written to stdout.
+    #[error(transparent)]
+    Stdout(#[from] std::io::Error),
 }
 
 #[tokio::main]
@@ -74,7 +103,7 @@ async fn main() {
     }
 }
 
-async fn run(args: Args) -> Result<(), String> {
+async fn run(args: Args) -> Result<(), RunError> {
     let started = Instant::now();
     let clock = match (args.now, args.clock_rate) {
         (Some(now), Some(rate)) => Clock::running_at_rate(now, rate),
@@ -91,7 +120,7 @@ async fn run(args: Args) -> Result<(), String> {
         builder = builder.tls();
     }
     for path in &args.fixtures {
-        builder = builder.objects(load_fixture_file(path).map_err(|e| e.to_string())?);
+        builder = builder.objects(load_fixture_file(path)?);
     }
     if let Some(counts) = &args.generate {
         let spec = Spec {
@@ -117,8 +146,12 @@ async fn run(args: Args) -> Result<(), String> {
         token: "fake-token",
         ca_pem: server.ca_pem(),
     };
-    write_kubeconfig_file(&kubeconfig, &[context], "fake")
-        .map_err(|e| format!("{}: {e}", kubeconfig.display()))?;
+    write_kubeconfig_file(&kubeconfig, &[context], "fake").map_err(|source| {
+        RunError::Kubeconfig {
+            path: kubeconfig.clone(),
+            source,
+        }
+    })?;
     for (resource, n, bytes) in server.stats() {
         eprintln!(
             "{resource:>12}: {n:>7} objects, {:>8.1} MiB JSON",
@@ -127,8 +160,8 @@ async fn run(args: Args) -> Result<(), String> {
     }
     eprintln!("ready in {:.2}s", started.elapsed().as_secs_f64());
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{}\n{}", server.url(), kubeconfig.display()).map_err(|e| e.to_string())?;
-    out.flush().map_err(|e| e.to_string())?;
+    writeln!(out, "{}\n{}", server.url(), kubeconfig.display())?;
+    out.flush()?;
     drop(out);
     // Serve until killed; the server lives as long as this future.
     std::future::pending::<()>().await;

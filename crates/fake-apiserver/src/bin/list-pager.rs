@@ -71,12 +71,61 @@ struct Context {
     user: String,
 }
 
-fn find<'a, T>(items: &'a [Named<T>], name: &str, what: &str) -> Result<&'a T, String> {
+/// Why the pager stopped; said once, after `list-pager: `.
+#[derive(Debug, thiserror::Error)]
+enum PagerError {
+    #[error("no --kubeconfig and no $KUBECONFIG")]
+    NoKubeconfig,
+    #[error("{}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: {source}", path.display())]
+    /// Boxed: serde-saphyr's error is large, and every `Result` here would be as large.
+    Parse {
+        path: PathBuf,
+        source: Box<serde_saphyr::Error>,
+    },
+    #[error("kubeconfig has no {what} {name:?}")]
+    Missing { what: &'static str, name: String },
+    #[error("server {0:?}: not http(s)://")]
+    Scheme(String),
+    #[error("server {0:?}: expected host:port")]
+    HostPort(String),
+    #[error("https server without certificate-authority-data")]
+    NoCa,
+    #[error("certificate-authority-data: {0}")]
+    CaData(#[source] base64::DecodeError),
+    #[error("certificate-authority-data: {0}")]
+    CaPem(#[source] rustls::pki_types::pem::Error),
+    #[error("CA: {0}")]
+    Ca(#[source] rustls::Error),
+    #[error(transparent)]
+    Tls(#[from] rustls::Error),
+    #[error(transparent)]
+    ServerName(#[from] rustls::pki_types::InvalidDnsNameError),
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    #[error("answer without Content-Length (not supported)")]
+    NoLength,
+    #[error("GET {target}: HTTP {status}: {text}")]
+    Status {
+        target: String,
+        status: String,
+        text: String,
+    },
+}
+
+fn find<'a, T>(items: &'a [Named<T>], name: &str, what: &'static str) -> Result<&'a T, PagerError> {
     items
         .iter()
         .find(|n| n.name == name)
         .map(|n| &n.value)
-        .ok_or_else(|| format!("kubeconfig has no {what} {name:?}"))
+        .ok_or_else(|| PagerError::Missing {
+            what,
+            name: name.to_string(),
+        })
 }
 
 /// Where to connect and how to authenticate.
@@ -87,10 +136,15 @@ struct Target {
     token: Option<String>,
 }
 
-fn target(path: &PathBuf) -> Result<Target, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let kc: Kubeconfig =
-        serde_saphyr::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+fn target(path: &PathBuf) -> Result<Target, PagerError> {
+    let text = std::fs::read_to_string(path).map_err(|source| PagerError::Read {
+        path: path.clone(),
+        source,
+    })?;
+    let kc: Kubeconfig = serde_saphyr::from_str(&text).map_err(|source| PagerError::Parse {
+        path: path.clone(),
+        source: Box::new(source),
+    })?;
     let ctx = find(&kc.contexts, &kc.current_context, "context")?;
     let cluster = find(&kc.clusters, &ctx.cluster, "cluster")?;
     let user = find(&kc.users, &ctx.user, "user")?;
@@ -99,30 +153,26 @@ fn target(path: &PathBuf) -> Result<Target, String> {
     } else if let Some(rest) = cluster.server.strip_prefix("http://") {
         (false, rest)
     } else {
-        return Err(format!("server {:?}: not http(s)://", cluster.server));
+        return Err(PagerError::Scheme(cluster.server.clone()));
     };
     let authority = rest.split('/').next().unwrap_or_default();
     let (host, port) = authority
         .rsplit_once(':')
         .and_then(|(h, p)| Some((h.to_string(), p.parse::<u16>().ok()?)))
-        .ok_or_else(|| format!("server {:?}: expected host:port", cluster.server))?;
+        .ok_or_else(|| PagerError::HostPort(cluster.server.clone()))?;
     let tls = if tls {
-        let data = cluster
-            .ca_data
-            .as_deref()
-            .ok_or("https server without certificate-authority-data")?;
+        let data = cluster.ca_data.as_deref().ok_or(PagerError::NoCa)?;
         let pem = base64::engine::general_purpose::STANDARD
             .decode(data)
-            .map_err(|e| format!("certificate-authority-data: {e}"))?;
+            .map_err(PagerError::CaData)?;
         let mut roots = rustls::RootCertStore::empty();
         for cert in CertificateDer::pem_slice_iter(&pem) {
-            let cert = cert.map_err(|e| format!("certificate-authority-data: {e}"))?;
-            roots.add(cert).map_err(|e| format!("CA: {e}"))?;
+            let cert = cert.map_err(PagerError::CaPem)?;
+            roots.add(cert).map_err(PagerError::Ca)?;
         }
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let config = rustls::ClientConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-            .map_err(|e| e.to_string())?
+            .with_safe_default_protocol_versions()?
             .with_root_certificates(roots)
             .with_no_client_auth();
         Some(Arc::new(config))
@@ -140,15 +190,14 @@ fn target(path: &PathBuf) -> Result<Target, String> {
 trait Transport: Read + Write {}
 impl<T: Read + Write> Transport for T {}
 
-fn connect(t: &Target) -> Result<BufReader<Box<dyn Transport>>, String> {
-    let tcp = TcpStream::connect((t.host.as_str(), t.port)).map_err(|e| e.to_string())?;
-    tcp.set_nodelay(true).map_err(|e| e.to_string())?;
+fn connect(t: &Target) -> Result<BufReader<Box<dyn Transport>>, PagerError> {
+    let tcp = TcpStream::connect((t.host.as_str(), t.port))?;
+    tcp.set_nodelay(true)?;
     let stream: Box<dyn Transport> = match &t.tls {
         None => Box::new(tcp),
         Some(config) => {
-            let name = ServerName::try_from(t.host.clone()).map_err(|e| e.to_string())?;
-            let conn =
-                rustls::ClientConnection::new(config.clone(), name).map_err(|e| e.to_string())?;
+            let name = ServerName::try_from(t.host.clone())?;
+            let conn = rustls::ClientConnection::new(config.clone(), name)?;
             Box::new(rustls::StreamOwned::new(conn, tcp))
         }
     };
@@ -161,7 +210,7 @@ fn get(
     t: &Target,
     path_and_query: &str,
     body: &mut Vec<u8>,
-) -> Result<(), String> {
+) -> Result<(), PagerError> {
     let auth = t
         .token
         .as_deref()
@@ -174,15 +223,14 @@ fn get(
     let stream = conn.get_mut();
     stream
         .write_all(request.as_bytes())
-        .and_then(|()| stream.flush())
-        .map_err(|e| e.to_string())?;
+        .and_then(|()| stream.flush())?;
     let mut line = String::new();
-    conn.read_line(&mut line).map_err(|e| e.to_string())?;
+    conn.read_line(&mut line)?;
     let status = line.split(' ').nth(1).unwrap_or_default().to_string();
     let mut length = None;
     loop {
         line.clear();
-        conn.read_line(&mut line).map_err(|e| e.to_string())?;
+        conn.read_line(&mut line)?;
         let header = line.trim_end();
         if header.is_empty() {
             break;
@@ -193,13 +241,17 @@ fn get(
             length = value.trim().parse::<usize>().ok();
         }
     }
-    let length = length.ok_or("answer without Content-Length (not supported)")?;
+    let length = length.ok_or(PagerError::NoLength)?;
     body.clear();
     body.resize(length, 0);
-    conn.read_exact(body).map_err(|e| e.to_string())?;
+    conn.read_exact(body)?;
     if status != "200" {
         let text = String::from_utf8_lossy(&body[..length.min(300)]);
-        return Err(format!("GET {path_and_query}: HTTP {status}: {text}"));
+        return Err(PagerError::Status {
+            target: path_and_query.to_string(),
+            status,
+            text: text.into_owned(),
+        });
     }
     Ok(())
 }
@@ -217,12 +269,12 @@ fn continue_token(page: &[u8]) -> Option<String> {
     (!token.is_empty()).then(|| token.to_string())
 }
 
-fn run(args: Args) -> Result<(), String> {
+fn run(args: Args) -> Result<(), PagerError> {
     let path = match args.kubeconfig {
         Some(p) => p,
         None => std::env::var_os("KUBECONFIG")
             .map(PathBuf::from)
-            .ok_or("no --kubeconfig and no $KUBECONFIG")?,
+            .ok_or(PagerError::NoKubeconfig)?,
     };
     let t = target(&path)?;
     let lists: Vec<String> = if args.lists.is_empty() {

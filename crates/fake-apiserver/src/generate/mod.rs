@@ -17,6 +17,7 @@ mod pods;
 
 pub use fan_out::owner_fan_out;
 
+use crate::error::CountsError;
 use crate::store::{splitmix, uid_for};
 use jiff::Timestamp;
 use serde_json::Value;
@@ -50,12 +51,14 @@ impl Default for Spec {
 
 impl Spec {
     /// Parses `cronjobs=10000,jobs=100000,pods=30000,events=50000[,namespaces=50]`.
-    pub fn parse_counts(mut self, s: &str) -> Result<Self, String> {
+    pub fn parse_counts(mut self, s: &str) -> Result<Self, CountsError> {
         for part in s.split(',').filter(|p| !p.is_empty()) {
             let (k, v) = part
                 .split_once('=')
-                .ok_or_else(|| format!("expected kind=count, got {part:?}"))?;
-            let n: usize = v.parse().map_err(|_| format!("bad count in {part:?}"))?;
+                .ok_or_else(|| CountsError::Shape(part.to_string()))?;
+            let n: usize = v
+                .parse()
+                .map_err(|_| CountsError::Count(part.to_string()))?;
             match k {
                 "cronjobs" => self.cronjobs = n,
                 "jobs" => self.jobs = n,
@@ -63,9 +66,7 @@ impl Spec {
                 "events" => self.events = n,
                 "namespaces" => self.namespaces = n.max(1),
                 other => {
-                    return Err(format!(
-                        "unknown kind {other:?} (cronjobs, jobs, pods, events, namespaces)"
-                    ));
+                    return Err(CountsError::Kind(other.to_string()));
                 }
             }
         }

@@ -84,7 +84,7 @@ pub(super) fn api_errors(tz: &str) -> Vec<String> {
         );
     }
     if let Err(e) = schedule::load_location(tz) {
-        out.push(e);
+        out.push(e.to_string());
     }
     out
 }
