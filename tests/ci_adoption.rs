@@ -10,9 +10,7 @@ use serde_json::Value;
 
 const NOW: &str = "2026-11-20T12:00:00Z";
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::support::root;
 
 /// An empty scratch directory of its own.
 fn scratch(tag: &str) -> PathBuf {

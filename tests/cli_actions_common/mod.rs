@@ -2,8 +2,6 @@
 //! pointing at it, the binary run with a clean environment and stdin that is NOT a terminal
 //! (an empty pipe: the tests never wait on a prompt), and helpers to read the request log.
 
-#![allow(dead_code)]
-
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;

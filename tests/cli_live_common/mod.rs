@@ -1,8 +1,6 @@
 //! Shared by the `cli_live_*` tests: a fake API server loaded with fixtures, a kubeconfig
 //! pointing at it, and the built binary run against it with a clean environment.
 
-#![allow(dead_code)]
-
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -18,9 +16,7 @@ pub struct Live {
     pub kubeconfig: PathBuf,
 }
 
-pub fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+pub use crate::support::root;
 
 pub fn example(name: &str) -> PathBuf {
     root().join("examples").join(name)
