@@ -65,7 +65,12 @@ mod workflows;
 #[test]
 fn every_test_file_is_a_module() {
     let root = support::root();
-    for krate in ["."] {
+    for krate in [
+        ".",
+        "crates/core",
+        "crates/fake-apiserver",
+        "crates/schedule",
+    ] {
         let dir = root.join(krate).join("tests");
         let main = std::fs::read_to_string(dir.join("main.rs")).unwrap();
         let mut missing = Vec::new();
