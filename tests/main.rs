@@ -1,4 +1,4 @@
-//! The CLI's integration tests, as one test binary (`integration`) with a module per area, as
+//! The CLI's integration tests, as one test binary (`integration`) with a module per file, as
 //! ripgrep does: the helpers (`support`, `cli_live_common`, `cli_actions_common`,
 //! `monitor_common`) are compiled once and one binary is linked, where one binary per file
 //! compiled the helpers up to eleven times and linked 43 binaries. Cargo.toml sets
