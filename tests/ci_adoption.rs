@@ -10,23 +10,7 @@ use serde_json::Value;
 
 const NOW: &str = "2026-11-20T12:00:00Z";
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// An empty scratch directory of its own.
-fn scratch(tag: &str) -> PathBuf {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let d = std::env::temp_dir().join(format!(
-        "cjd-ci-{}-{tag}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use crate::support::{root, scratch};
 
 /// A scratch "repository" holding a copy of every example under `deploy/`.
 fn repo_of_examples(tag: &str) -> PathBuf {

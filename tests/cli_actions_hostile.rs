@@ -4,9 +4,7 @@
 //! every invalid name or namespace is refused with exit 2 before any request, and in a dry
 //! run or without a terminal no write without `dryRun=All` reaches the server.
 
-mod cli_actions_common;
-
-use cli_actions_common::*;
+use crate::cli_actions_common::*;
 use fake_apiserver::{RecordedRequest, load_fixture_str};
 
 const NOW: &str = "2026-11-20T12:05:00Z";

@@ -2,9 +2,8 @@
 //! goes through; with the read-only role each one stops before changing anything and says
 //! which grant is missing. The fake server enforces the roles' rules on every request.
 
-mod cli_actions_common;
-
-use cli_actions_common::*;
+use crate::cli_actions_common;
+use crate::cli_actions_common::*;
 
 fn live(fixture: &str, now: &str, ns: &str, role: &str) -> Live {
     let objects = fake_apiserver::load_fixture_file(cli_actions_common::fixture(fixture)).unwrap();

@@ -2,11 +2,9 @@
 //! who/when/why annotations) with a resourceVersion precondition, after a server-side dry
 //! run; a concurrent edit is re-read and never overwritten; `explain` shows the annotations.
 
-mod cli_actions_common;
-
 use std::time::Duration;
 
-use cli_actions_common::*;
+use crate::cli_actions_common::*;
 use fake_apiserver::Fault;
 use serde_json::{Value, json};
 

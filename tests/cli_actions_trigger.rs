@@ -1,9 +1,7 @@
 //! `trigger NAME` against the fake API server: the exact requests of each path (permission
 //! check, server-side dry run, create), the preview it shows before acting, and `--wait`.
 
-mod cli_actions_common;
-
-use cli_actions_common::*;
+use crate::cli_actions_common::*;
 use fake_apiserver::AccessRule;
 use serde_json::{Value, json};
 

@@ -2,11 +2,9 @@
 //! (the scenario suite: catch-up, deadline, too many missed, the window estimate), the exact
 //! patches, and `--skip-missed` sending the status patch first.
 
-mod cli_actions_common;
-
 use std::time::Duration;
 
-use cli_actions_common::*;
+use crate::cli_actions_common::*;
 use fake_apiserver::{AccessRule, Fault};
 use serde_json::json;
 

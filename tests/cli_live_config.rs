@@ -2,9 +2,7 @@
 //! its version as the controller to replay (flags win), and kubeconfig contexts, users and
 //! merged files chosen like kubectl chooses them.
 
-mod cli_live_common;
-
-use cli_live_common::*;
+use crate::cli_live_common::*;
 
 fn forbid() -> Live {
     Live::files(&[example("forbid-blocked-by-hung-job.yaml")], Some("ops"))

@@ -2,9 +2,7 @@
 //! gives on the same objects, read with the requests we expect; the server's clock and
 //! version drive the replay unless flags say otherwise.
 
-mod cli_live_common;
-
-use cli_live_common::*;
+use crate::cli_live_common::*;
 use serde_json::Value;
 
 /// The CronJobs of an example file: (namespace, name).

@@ -1,11 +1,9 @@
 //! The live path when the cluster is less than cooperative: missing permissions, typos,
 //! throttling, server errors, dropped connections, nobody listening, slow answers.
 
-mod cli_live_common;
-
 use std::time::{Duration, Instant};
 
-use cli_live_common::*;
+use crate::cli_live_common::*;
 use fake_apiserver::{AccessRule, Fault};
 
 fn forbid() -> Live {

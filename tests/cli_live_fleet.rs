@@ -4,12 +4,10 @@
 //! per-context timeout). Timing bounds are loose: they tell "about the slowest context" from
 //! "the sum of the contexts", nothing finer.
 
-mod cli_live_common;
-
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use cli_live_common::*;
+use crate::cli_live_common::*;
 use fake_apiserver::{Clock, FakeApiServer, KubeContext, kubeconfig_yaml};
 use serde_json::Value;
 

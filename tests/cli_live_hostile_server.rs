@@ -2,11 +2,9 @@
 //! 2^64-1 seconds, a kubeconfig whose YAML error would quote a token. Nothing panics, nothing
 //! sleeps for ever, no control character and no credential reaches the terminal.
 
-mod cli_live_common;
-
 use std::time::{Duration, Instant};
 
-use cli_live_common::*;
+use crate::cli_live_common::*;
 use fake_apiserver::Fault;
 
 const CRONJOB: &str = "/apis/batch/v1/namespaces/ops/cronjobs/backup";

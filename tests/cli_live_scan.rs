@@ -1,9 +1,7 @@
 //! `scan` against a fake API server: one snapshot of four paged LISTs, a table worst first,
 //! `--only-problems`, the report JSON, and paging through many objects.
 
-mod cli_live_common;
-
-use cli_live_common::*;
+use crate::cli_live_common::*;
 use serde_json::{Value, json};
 
 fn example_paths() -> Vec<std::path::PathBuf> {

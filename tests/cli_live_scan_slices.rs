@@ -7,11 +7,9 @@
 //! The expected Jobs come from the CronJobs' history limits: four CronJobs keeping 1,000
 //! Jobs each make a namespace "big" without loading thousands of objects into the test.
 
-mod cli_live_common;
-
 use std::time::Duration;
 
-use cli_live_common::*;
+use crate::cli_live_common::*;
 use fake_apiserver::Fault;
 use serde_json::{Value, json};
 

@@ -8,9 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::support::root;
 
 fn bin_dir() -> PathBuf {
     Path::new(env!("CARGO_BIN_EXE_kubectl-cronjob_doctor"))

@@ -16,9 +16,7 @@ const METRICS: &str = "/metrics";
 const ARGS: [&str; 4] = ["monitor", "-A", "--listen", "0.0.0.0:9090"];
 const USER: i64 = 65532;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::support::root;
 
 fn read(rel: &str) -> String {
     std::fs::read_to_string(root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))

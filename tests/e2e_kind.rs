@@ -13,10 +13,7 @@ use kube::api::{Api, DeleteParams, ListParams, PostParams};
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use serde_json::{Value, json};
 
-mod cli_live_common;
-mod monitor_common;
-
-use monitor_common::{Process, Scratch, free_port, poll};
+use crate::monitor_common::{Process, Scratch, free_port, poll};
 
 const ENV: &str = "CRONJOB_DOCTOR_E2E_KUBECONFIG";
 

@@ -3,16 +3,13 @@
 //! service proxy; no monitor, no permission or a hostile answer is a one-line note, never a
 //! failure. The fake API server's clock is frozen (`cli_live_common::NOW`), and so is "now".
 
-mod cli_live_common;
-mod monitor_common;
-
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener};
 use std::time::{Duration, Instant};
 
-use cli_live_common::{Live, Out, example, run};
+use crate::cli_live_common::{Live, Out, example, run};
+use crate::monitor_common::{Scratch, poll, start_monitor};
 use fake_apiserver::AccessRule;
-use monitor_common::{Scratch, poll, start_monitor};
 use serde_json::Value;
 
 const PROXY: &str = "/api/v1/namespaces/cronjob-doctor/services/cronjob-doctor:9090/proxy/runs";

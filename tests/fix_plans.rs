@@ -1,8 +1,7 @@
 //! Every example's fix plan, replayed: the patch clears what it claims and brings nothing new
 //! (the scenarios run the same check from tests/scenarios.rs).
 
-#[path = "support/fix_replay.rs"]
-mod fix_replay;
+use crate::support::fix_replay;
 
 const NOW: &str = "2026-11-20T12:00:00Z";
 

@@ -13,7 +13,7 @@ fn check(path: &str, fresh: &str) {
     let committed = std::fs::read_to_string(&file).unwrap_or_default();
     assert!(
         committed == fresh,
-        "{path} is out of date: run `UPDATE_GENERATED=1 cargo test --test generated_docs` and commit the result"
+        "{path} is out of date: run `UPDATE_GENERATED=1 cargo test --test integration generated_docs::` and commit the result"
     );
 }
 

@@ -4,8 +4,7 @@
 //! RBAC a user has to grant. The validator is also shown to reject the mistakes it exists for,
 //! so a green run means something.
 
-#[path = "support/krew.rs"]
-mod krew;
+use crate::support::krew;
 
 use std::path::{Path, PathBuf};
 

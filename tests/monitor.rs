@@ -5,25 +5,15 @@
 //! tests here need only its LIST: the initial sync, `/report` equal to `scan -o json`,
 //! `/metrics`, a 403 on Events, status lines, shutdown.
 
-mod cli_live_common;
-
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use cli_live_common::*;
+use crate::cli_live_common::*;
+use crate::monitor_common::free_port;
 use fake_apiserver::Fault;
 use serde_json::Value;
-
-/// A free loopback port (bound, then released for the monitor to take).
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 struct Monitor {
     child: Child,

@@ -3,14 +3,11 @@
 //! `$ curl -s ADDR/metrics | grep 'PATTERN'` and then exactly the lines of `/metrics` that
 //! contain PATTERN, as the monitor serves them for the state of those example files (on the
 //! fake API server, its clock frozen at the instant the examples are written for).
-//! `UPDATE_GENERATED=1 cargo test --test monitor_readme` rewrites the blocks (then review
-//! the diff).
+//! `UPDATE_GENERATED=1 cargo test --test integration monitor_readme::` rewrites the blocks
+//! (then review the diff).
 
-mod cli_live_common;
-mod monitor_common;
-
-use cli_live_common::{Live, example, root};
-use monitor_common::{Scratch, start_monitor};
+use crate::cli_live_common::{Live, example, root};
+use crate::monitor_common::{Scratch, start_monitor};
 
 const START: &str = "<!-- monitor-metrics: ";
 const END: &str = "<!-- end monitor-metrics -->";

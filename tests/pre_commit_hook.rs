@@ -22,9 +22,7 @@ struct Hook {
     require_serial: bool,
 }
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::support::root;
 
 fn hooks() -> BTreeMap<String, Hook> {
     let text = std::fs::read_to_string(root().join(".pre-commit-hooks.yaml")).unwrap();

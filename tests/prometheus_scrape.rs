@@ -12,15 +12,12 @@
 //! it prints a skip line and passes. Every wait is a poll with a deadline; both processes
 //! are stopped at the end, and killed when an assertion fails.
 
-mod cli_live_common;
-mod monitor_common;
-
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use cli_live_common::{Live, example, fixture, root};
-use monitor_common::{Process, Scratch, free_port, poll, start_monitor};
+use crate::cli_live_common::{Live, example, fixture, root};
+use crate::monitor_common::{Process, Scratch, free_port, poll, start_monitor};
 use serde_json::Value;
 
 /// The scrape job's name: the rules' monitor-down alert reads `up{job="cronjob-doctor"}`.

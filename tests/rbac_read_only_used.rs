@@ -6,13 +6,12 @@
 //! request the role would refuse. `tests/rbac.rs` holds the role's rules to a written list;
 //! this test holds that list to what the binary really sends.
 
-mod cli_actions_common;
-
 use std::collections::BTreeSet;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use cli_actions_common::*;
+use crate::cli_actions_common;
+use crate::cli_actions_common::*;
 use fake_apiserver::RecordedRequest;
 
 type Grant = (String, String, String);

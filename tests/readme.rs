@@ -2,17 +2,14 @@
 //! `<!-- end output -->` is what `kubectl cronjob-doctor ARGS` prints (100 columns, no
 //! colour), and the examples table says what each example's verdict is. A change to the
 //! output that is not carried into the README fails here; `UPDATE_GENERATED=1 cargo test
-//! --test readme` rewrites the blocks (then review the diff).
+//! --test integration readme::the_story` rewrites the blocks (then review the diff).
 
-use std::path::Path;
 use std::process::Command;
 
 const START: &str = "<!-- output: ";
 const END: &str = "<!-- end output -->";
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::support::root;
 
 /// What the binary prints for `args`, run from the repository root like a reader would.
 fn printed(args: &str) -> String {
@@ -68,7 +65,7 @@ fn the_story_in_the_readme_is_the_real_output() {
     }
     assert!(
         fresh == readme,
-        "README.md output blocks are out of date: run `UPDATE_GENERATED=1 cargo test --test readme` and review the diff"
+        "README.md output blocks are out of date: run `UPDATE_GENERATED=1 cargo test --test integration readme::the_story` and review the diff"
     );
 }
 

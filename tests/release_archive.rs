@@ -7,15 +7,12 @@
 //! Needs bash, python3 and tar (Linux and macOS CI have them); Unix only.
 #![cfg(unix)]
 
-#[path = "support/krew.rs"]
-mod krew;
+use crate::support::krew;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::support::root;
 
 fn run(cmd: &mut Command) -> Output {
     let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));

@@ -6,8 +6,7 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
-#[path = "support/fix_replay.rs"]
-mod fix_replay;
+use crate::support::fix_replay;
 
 struct Expect<'a> {
     file: &'a str,

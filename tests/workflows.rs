@@ -3,8 +3,7 @@
 //! tests); the release matrix builds exactly the platforms the krew manifest lists, with the
 //! targets `build-archives.sh --all` knows, and goes through the release scripts.
 
-#[path = "support/krew.rs"]
-mod krew;
+use crate::support::krew;
 
 use std::path::Path;
 
@@ -136,7 +135,7 @@ fn the_release_builds_exactly_the_manifests_platforms() {
     let publish = runs(&release["jobs"]["publish"]).join("\n");
     for needle in [
         "tools/release/update-krew-manifest.py",
-        "cargo test --locked --test krew_manifest",
+        "cargo test --locked --test integration krew_manifest",
         "install --manifest=krew/cronjob-doctor.yaml",
     ] {
         assert!(

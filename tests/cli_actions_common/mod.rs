@@ -2,13 +2,13 @@
 //! pointing at it, the binary run with a clean environment and stdin that is NOT a terminal
 //! (an empty pipe: the tests never wait on a prompt), and helpers to read the request log.
 
-#![allow(dead_code)]
-
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use assert_cmd::Command;
 use fake_apiserver::{Clock, FakeApiServer, RecordedRequest, load_fixture_file};
 use serde_json::Value;
+
+use crate::support::{root, scratch};
 
 pub struct Live {
     pub server: FakeApiServer,
@@ -17,23 +17,7 @@ pub struct Live {
 }
 
 pub fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/actions")
-        .join(name)
-}
-
-/// A private scratch directory per test (tests run in parallel).
-fn scratch(tag: &str) -> PathBuf {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let d = std::env::temp_dir().join(format!(
-        "cjd-actions-{}-{tag}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    root().join("tests/fixtures/actions").join(name)
 }
 
 impl Live {
@@ -106,20 +90,7 @@ impl Live {
     }
 }
 
-pub struct Out {
-    pub code: i32,
-    pub stdout: String,
-    pub stderr: String,
-}
-
-pub fn run(mut c: Command) -> Out {
-    let o = c.output().unwrap();
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
-}
+pub use crate::cli_live_common::{Out, run};
 
 impl std::fmt::Debug for Out {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -150,9 +121,7 @@ pub fn eventually(mut cond: impl FnMut() -> bool) {
 /// What the ClusterRole in `deploy/rbac/<file>` grants, as (apiGroup, resource, verb), in
 /// the file's order.
 pub fn role_grants(file: &str) -> Vec<(String, String, String)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("deploy/rbac")
-        .join(file);
+    let path = root().join("deploy/rbac").join(file);
     let docs: Vec<Value> =
         serde_saphyr::from_multiple(&std::fs::read_to_string(path).unwrap()).unwrap();
     let role = docs.iter().find(|d| d["kind"] == "ClusterRole").unwrap();

@@ -1,8 +1,6 @@
 //! Shared by the `cli_live_*` tests: a fake API server loaded with fixtures, a kubeconfig
 //! pointing at it, and the built binary run against it with a clean environment.
 
-#![allow(dead_code)]
-
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -18,9 +16,7 @@ pub struct Live {
     pub kubeconfig: PathBuf,
 }
 
-pub fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+pub use crate::support::root;
 
 pub fn example(name: &str) -> PathBuf {
     root().join("examples").join(name)
@@ -30,19 +26,7 @@ pub fn fixture(name: &str) -> PathBuf {
     root().join("tests/fixtures/live").join(name)
 }
 
-/// A private scratch directory per test (tests run in parallel).
-pub fn scratch(tag: &str) -> PathBuf {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let d = std::env::temp_dir().join(format!(
-        "cjd-live-{}-{tag}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+pub use crate::support::scratch;
 
 /// Every object in the fixture files `paths`.
 pub fn load_files(paths: &[PathBuf]) -> Vec<Value> {

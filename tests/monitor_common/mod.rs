@@ -1,8 +1,7 @@
-//! Shared by `tests/prometheus_scrape.rs`, `tests/monitor_readme.rs` and `tests/e2e_kind.rs`: child processes
-//! that are killed when a test fails, plain HTTP/1.0 over loopback, polling with deadlines,
-//! and the monitor started against a fake API server on a free port.
-
-#![allow(dead_code)]
+//! Shared by `tests/prometheus_scrape.rs`, `tests/monitor_readme.rs`, `tests/explain_monitor.rs`,
+//! `tests/monitor.rs` (the free port) and `tests/e2e_kind.rs`: child processes that are killed
+//! when a test fails, plain HTTP/1.0 over loopback, polling with deadlines, and the monitor
+//! started against a fake API server on a free port.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

@@ -20,8 +20,6 @@
 //! Stricter than krew on purpose: the descriptions' line lengths are errors here (warnings in
 //! krew), unknown fields are rejected, and a uri must be https and end in `.tar.gz` or `.zip`.
 
-#![allow(dead_code)] // each test crate uses a different part of this module
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 

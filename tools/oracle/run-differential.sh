@@ -20,7 +20,7 @@
 #      environment variable per child process (TZ=<dump>/<zone>); the single-process
 #      `time.Local = LoadLocation(zone)` variant is run too and must print the same bytes;
 #   5. compare the output with crates/schedule/tests/data/oracle-golden.jsonl (explain diffs);
-#   6. run `cargo test -p cronjob-doctor-schedule --test differential` on the live output.
+#   6. run `cargo test -p cronjob-doctor-schedule --test integration differential::` on the live output.
 #
 # Installs nothing. Prerequisites (Debian/Ubuntu):
 #   apt-get install -y golang-go golang-github-robfig-cron-dev python3
@@ -176,7 +176,7 @@ fi
 log "running the Rust differential test against the live oracle output"
 set +e
 (cd "$ROOT" && ORACLE_GOLDEN="$WORK/results.jsonl" ORACLE_REPORT="$WORK/mismatches.jsonl" \
-  cargo test -q -p cronjob-doctor-schedule --test differential -- --nocapture) 2>&1 | tee "$WORK/differential.log"
+  cargo test -q -p cronjob-doctor-schedule --test integration differential:: -- --nocapture) 2>&1 | tee "$WORK/differential.log"
 test_status=${PIPESTATUS[0]}
 set -e
 summary=$(grep -E '^differential: ' "$WORK/differential.log" | tail -1 || true)

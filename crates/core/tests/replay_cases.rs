@@ -2,10 +2,9 @@
 //! Expected job names, events and requeue delays are the spec table's (computed with the real
 //! robfig library); a disagreement here means the replay is wrong.
 
-mod replay_common;
-
+use crate::replay_common;
+use crate::replay_common::*;
 use doctor::replay::{CreateOutcome, Decision, MissedSchedules};
-use replay_common::*;
 
 const NEW: &str = "1.31";
 const NO_JOBS: Option<&[doctor::model::Job]> = Some(&[]);

@@ -1,10 +1,8 @@
 //! Section E.2 of the semantics reference, current controller (1.31): E20–E38 and P10.
 
-mod replay_common;
-
+use crate::replay_common::*;
 use doctor::model::Job;
 use doctor::replay::{CreateOutcome, Decision};
-use replay_common::*;
 
 const NEW: &str = "1.31";
 const NO_JOBS: Option<&[Job]> = Some(&[]);

@@ -1,11 +1,10 @@
 //! Gate order, parse failures, reconciliation details, history cleanup order, slot helpers
 //! and the JSON shape of `Replay`.
 
-mod replay_common;
-
+use crate::replay_common;
+use crate::replay_common::*;
 use doctor::model::Job;
 use doctor::replay::{Decision, EffectiveSchedule, KubeVersion};
-use replay_common::*;
 
 const NEW: &str = "1.31";
 const NO_JOBS: Option<&[Job]> = Some(&[]);

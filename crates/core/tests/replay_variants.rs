@@ -1,14 +1,13 @@
 //! Release variants: the legacy v1 controller, the pre-#118724 linear estimate (1.21–1.27),
 //! the 1.28 hot loop, and the per-release message texts.
 
-mod replay_common;
-
+use crate::replay_common;
+use crate::replay_common::*;
 use doctor::model::Job;
 use doctor::replay::{
     ControllerVariant, CreateOutcome, Decision, KubeVersion, TimeZoneSupport,
     UnsupportedScheduleEvent,
 };
-use replay_common::*;
 
 const NO_JOBS: Option<&[Job]> = Some(&[]);
 const TAIL: &str = "Set or decrease .spec.startingDeadlineSeconds or check clock skew";

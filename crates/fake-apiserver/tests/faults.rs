@@ -1,9 +1,7 @@
 //! Injected faults as the real kube 5 client experiences them: 403, 404, 429 (with and
 //! without kube's default retry layer), 500, delays, dropped connections, latency.
 
-mod common;
-
-use common::{api_status, client_for, client_without_retries, config_for, raw, world};
+use crate::common::{api_status, client_for, client_without_retries, config_for, raw, world};
 use fake_apiserver::{FakeApiServer, Fault};
 use k8s_openapi::api::batch::v1::CronJob;
 use k8s_openapi::api::core::v1::Event;

@@ -1,9 +1,7 @@
 //! The generated benchmark population, small: every object must deserialise into the
 //! k8s-openapi types the plugin uses, and page through kube's typed LIST like fixtures do.
 
-mod common;
-
-use common::client_for;
+use crate::common::client_for;
 use fake_apiserver::FakeApiServer;
 use fake_apiserver::generate::{Spec, population};
 use fake_apiserver::{Clock, Fault};

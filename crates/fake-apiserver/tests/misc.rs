@@ -1,9 +1,8 @@
 //! The server clock behind `Date`, SelfSubjectAccessReview and access rules, kubeconfig
 //! contexts, the blocking (own-thread) server, and mutating the world behind the API.
 
-mod common;
-
-use common::{api_status, client_for, raw, scratch_dir, world};
+use crate::common;
+use crate::common::{api_status, client_for, raw, scratch_dir, world};
 use fake_apiserver::{AccessRule, FakeApiServer};
 use jiff::{SignedDuration, Timestamp};
 use k8s_openapi::api::authorization::v1::{

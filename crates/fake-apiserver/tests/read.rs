@@ -1,9 +1,7 @@
 //! Reads through the real kube 5 client: version, discovery, GET, 404, LIST paging,
 //! selectors, metadata-only lists, the events.k8s.io view, and the request log.
 
-mod common;
-
-use common::{api_status, client_for, raw, world};
+use crate::common::{api_status, client_for, raw, world};
 use fake_apiserver::FakeApiServer;
 use k8s_openapi::api::batch::v1::{CronJob, Job};
 use k8s_openapi::api::core::v1::{Event, Pod};

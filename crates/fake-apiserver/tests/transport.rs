@@ -1,9 +1,7 @@
 //! How the server sends: TLS verified through the kubeconfig it writes, a latency added to
 //! every answer, and each response handed to the transport in one write.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use fake_apiserver::{FakeApiServer, KubeContext, write_kubeconfig_file};
 use k8s_openapi::api::batch::v1::CronJob;
 use kube::api::{Api, ListParams};

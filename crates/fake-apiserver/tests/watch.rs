@@ -4,9 +4,7 @@
 //! dropped connection, relisting after 410, streaming lists. Also the ticking clock and the
 //! LIST resourceVersion a watch resumes from.
 
-mod common;
-
-use common::{client_for, raw, world};
+use crate::common::{client_for, raw, world};
 use fake_apiserver::{Clock, FakeApiServer};
 use futures_util::StreamExt;
 use k8s_openapi::api::batch::v1::{CronJob, Job};

@@ -2,9 +2,7 @@
 //! resourceVersion conflicts, creates (AlreadyExists, generateName), the status
 //! subresource, PUT, JSON patch, server-side apply and delete.
 
-mod common;
-
-use common::{api_status, client_for, raw, world};
+use crate::common::{api_status, client_for, raw, world};
 use fake_apiserver::FakeApiServer;
 use k8s_openapi::api::batch::v1::{CronJob, Job};
 use kube::api::{Api, DeleteParams, Patch, PatchParams, PostParams};

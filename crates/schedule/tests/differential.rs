@@ -20,8 +20,9 @@
 //! * `ORACLE_CASE_TIMEOUT=<secs>`  abort if one case runs longer (default 300; a hang guard)
 //! * `ORACLE_STRICT_MESSAGES=1`    fail on error-message differences too
 //!
-//! Run with `cargo test -p cronjob-doctor-schedule --test differential -- --nocapture` to see
-//! the summary on success.
+//! Run with
+//! `cargo test -p cronjob-doctor-schedule --test integration differential:: -- --nocapture`
+//! to see the summary on success.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;

@@ -11,7 +11,7 @@
 //! 5,000: about 8 s for the whole file in a debug build (`cargo test`) on CI's 2 shared
 //! cores, against a 30 s budget. `PROPTEST_CASES=<n>` runs every property with `n` cases
 //! instead (e.g. `PROPTEST_CASES=1000000 cargo test --release -p cronjob-doctor-schedule
-//! --test robustness`).
+//! --test integration robustness::`).
 //!
 //! What is asserted is what *real robfig/cron v3.0.1* guarantees, which is less than
 //! "the first activation after t" in zones with offset transitions (both verified with the

@@ -1,5 +1,4 @@
 //! Shared fixtures for the replay tests: a CronJob/Job builder and a one-call runner.
-#![allow(dead_code)]
 
 use doctor::model::{
     ConcurrencyPolicy, Condition, CronJob, Job, ObjectMeta, ObjectReference, OwnerReference,

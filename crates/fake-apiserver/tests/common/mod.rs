@@ -1,8 +1,6 @@
 //! Shared by the integration tests: a small world, a scratch directory, and a real kube 5
 //! client built from the kubeconfig the fake server writes (the path the plugin takes).
 
-#![allow(dead_code)]
-
 use fake_apiserver::{FakeApiServer, load_fixture_str};
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::{Client, Config};

@@ -1,0 +1,27 @@
+//! Helpers shared across the test modules that are not about a live server (those are
+//! `cli_live_common`, `cli_actions_common` and `monitor_common`).
+
+use std::path::{Path, PathBuf};
+
+pub mod fix_replay;
+pub mod krew;
+
+/// The repository root (the CLI crate's manifest directory).
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A private scratch directory per call (tests run in parallel, in one process):
+/// `cjd-test-<pid>-<tag>-<n>` under the temporary directory.
+pub fn scratch(tag: &str) -> PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let d = std::env::temp_dir().join(format!(
+        "cjd-test-{}-{tag}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
