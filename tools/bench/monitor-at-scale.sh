@@ -6,11 +6,15 @@
 #   - VmRSS / VmHWM from /proc right after ready and after ~60 s idle;
 #   - one CronJob's change through the API (a merge PATCH of spec.suspend=true, sent with the
 #     kubeconfig's token and CA) until its `suspended` finding shows in `/metrics`;
-#   - CPU (utime + stime from /proc/PID/stat) and diagnoses run during those ~60 idle seconds.
+#   - CPU (utime + stime from /proc/PID/stat) and diagnoses run during those ~60 idle seconds;
+#   - churn (tools/bench/monitor-churn.py): failed runs made and pruned through the API for
+#     CHURN_CRONJOBS CronJobs, CHURN_RUNS each, past the 64 runs a CronJob keeps; VmRSS as the
+#     records reach their cap and after.
 # Writes the figures into BENCHMARKS.md under "## monitor at scale", followed by the hand-written
 # tools/bench/monitor-notes.md. One run: ~4 minutes (the server's generation takes ~1).
 #
-# Usage: tools/bench/monitor-at-scale.sh   (COUNTS=… IDLE=60 override the defaults;
+# Usage: tools/bench/monitor-at-scale.sh   (COUNTS=… IDLE=60 CHURN_CRONJOBS=100 CHURN_RUNS=80
+#        override the defaults;
 #        SKIP_BUILD=1 uses the release binaries already in target/release;
 #        WRITE=0 prints the section without writing it into BENCHMARKS.md, for trial runs)
 # Not a test: the numbers depend on the machine. Needs curl and python3.
@@ -18,6 +22,8 @@ set -euo pipefail
 
 COUNTS="${COUNTS:-cronjobs=10000,jobs=100000,pods=30000,events=50000}"
 IDLE="${IDLE:-60}"
+CHURN_CRONJOBS="${CHURN_CRONJOBS:-100}"
+CHURN_RUNS="${CHURN_RUNS:-80}"
 NOW="2026-11-20T12:00:00Z"
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
@@ -117,6 +123,18 @@ RSS_IDLE="$(kib "$MON_PID" VmRSS)"; HWM_IDLE="$(kib "$MON_PID" VmHWM)"
 IDLE_CPU_S="$(echo "($TICKS_AFTER - $TICKS_BEFORE) / $(getconf CLK_TCK)" | bc -l)"
 IDLE_EVALS=$((${EVALS_AFTER%.*} - ${EVALS_BEFORE%.*}))
 echo "idle ${IDLE}s: ${IDLE_CPU_S}s CPU, $IDLE_EVALS diagnoses; VmRSS $RSS_IDLE KiB, VmHWM $HWM_IDLE KiB" >&2
+
+# Churn: runs made and pruned continuously for CHURN_CRONJOBS CronJobs, CHURN_RUNS each (more
+# than the 64 a CronJob keeps), every one a failed run kept whole (tools/bench/monitor-churn.py).
+echo "churn: $CHURN_RUNS runs for each of $CHURN_CRONJOBS CronJobs…" >&2
+CRONJOBS="$CHURN_CRONJOBS" RUNS="$CHURN_RUNS" python3 "$ROOT/tools/bench/monitor-churn.py" \
+  "$URL" "$WORK/ca.pem" "$TOKEN" "$WORK/scan.json" "$PORT" "$MON_PID" "$NOW" >"$WORK/churn.json"
+churn() { python3 -c 'import json,sys; print(eval(sys.argv[2], {}, json.load(open(sys.argv[1]))))' "$WORK/churn.json" "$1"; }
+CHURN_RUNS_MADE="$(churn runs_made)"; CHURN_S="$(churn seconds)"; CHURN_REQ="$(churn requests)"
+RSS_CAP="$(churn 'rss_kib[min(63, len(rss_kib) - 2)]')"; RSS_CHURN_END="$(churn 'rss_kib[-1]')"
+HWM_CHURN="$(kib "$MON_PID" VmHWM)"
+CHURN_KEPT="$(churn first_runs_kept)"; CHURN_RETAINED="$(churn first_retained)"; CHURN_FIRST="$(churn first)"
+echo "churn: $CHURN_RUNS_MADE runs in ${CHURN_S}s; VmRSS at the cap $RSS_CAP KiB, at the end $RSS_CHURN_END KiB; $CHURN_FIRST keeps $CHURN_KEPT runs" >&2
 LOAD_AFTER="$(cut -d' ' -f1-3 /proc/loadavg)"
 stop "$MON_PID"; MON_PID=""
 stop "$SERVER_PID"; SERVER_PID=""
@@ -146,6 +164,7 @@ machine (its load average before and after is below): treat differences under ~2
 | VmRSS / VmHWM after ${IDLE} s idle | **$(mb "$RSS_IDLE") MiB** / $(mb "$HWM_IDLE") MiB | steady state < 300 MB |
 | PATCH \`spec.suspend\` of one CronJob → its \`suspended\` series in \`/metrics\` | **$(s2 "$CHANGE_S") s** (of which the fake server's answer to the PATCH: $(s2 "$PATCH_S") s; $SCRAPES scrapes came back without it, one scrape of $CJS CronJobs' series takes $(s2 "$SCRAPE_S") s) | ≤ 1 s |
 | CPU while idle for ${IDLE} s (utime + stime) | **$(s2 "$IDLE_CPU_S") s** ($IDLE_EVALS diagnoses, all from slot timers: see below) | near zero |
+| Churn: $CHURN_RUNS_MADE runs made and pruned through the API ($CHURN_RUNS for each of $CHURN_CRONJOBS CronJobs, each a failed run with a Pod and a Warning; $CHURN_REQ requests in $(s2 "$CHURN_S") s) | VmRSS **$(mb "$RSS_IDLE") → $(mb "$RSS_CAP") MiB** once each CronJob keeps 64 runs, **$(mb "$RSS_CHURN_END") MiB** after the rest (VmHWM $(mb "$HWM_CHURN") MiB); \`/runs\` of $CHURN_FIRST: $CHURN_KEPT runs, $CHURN_RETAINED of them retained | bounded: at most 64 runs per CronJob |
 
 Machine: $(nproc) CPUs ($CPU), $MEM memory, $(uname -sr). The fake server shares the CPUs with
 the monitor. Load average (1, 5, 15 min) before: $LOAD_BEFORE; after: $LOAD_AFTER.
