@@ -52,3 +52,20 @@ pub fn purge_at_once() {
 /// Nothing to tune with the system allocator.
 #[cfg(not(target_os = "linux"))]
 pub fn purge_at_once() {}
+
+/// Return what the calling thread's heap holds free to the system now (mimalloc's
+/// `mi_collect(true)`): a thread that freed much and then went idle would otherwise keep it.
+#[cfg(target_os = "linux")]
+pub fn collect() {
+    unsafe extern "C" {
+        // mimalloc.h: void mi_collect(bool force);
+        fn mi_collect(force: bool);
+    }
+    // SAFETY: mi_collect takes no pointer and only works on the calling thread's own heap and
+    // the segments it owns; it may be called at any time.
+    unsafe { mi_collect(true) }
+}
+
+/// Nothing to collect with the system allocator.
+#[cfg(not(target_os = "linux"))]
+pub fn collect() {}

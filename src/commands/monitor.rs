@@ -22,7 +22,6 @@ const CLOCK_REFRESH: Duration = Duration::from_secs(60);
 const START_BACKOFF_CAP: Duration = Duration::from_secs(30);
 
 pub fn run(a: &MonitorArgs) -> Result<i32, Error> {
-    crate::allocator::purge_at_once();
     let zone = controller_zone(&a.controller_time_zone)?;
     let flag_version = a
         .kube_version
@@ -179,10 +178,31 @@ async fn start(
             }
         }
     };
+    let collect = collect_after_first_sync(shared.clone());
     tokio::select! {
-        _ = engine::run(shared, rx, output, stop) => {}
+        _ = engine::run_on_own_thread(shared, rx, output, stop) => {}
         _ = refresh => {}
+        _ = collect => std::future::pending::<()>().await,
     }
+}
+
+/// Once the first sync is done, each tokio worker returns the pages it holds free: the
+/// workers parsed the initial lists, whose buffers the engine freed, and an idle worker never
+/// purges them itself (`allocator::purge_at_once`). Tasks are spread over the workers by the
+/// scheduler; a worker missed keeps its pages until it is busy again.
+async fn collect_after_first_sync(shared: Arc<Shared>) {
+    while !crate::monitor::lock(&shared.not_ready).is_empty() {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    let workers = tokio::runtime::Handle::current().metrics().num_workers();
+    let mut tasks = tokio::task::JoinSet::new();
+    for _ in 0..workers * 4 {
+        tasks.spawn(async {
+            tokio::task::yield_now().await;
+            crate::allocator::collect();
+        });
+    }
+    while tasks.join_next().await.is_some() {}
 }
 
 /// SIGINT (Ctrl-C) or, on Unix, SIGTERM (what Kubernetes sends a Pod).

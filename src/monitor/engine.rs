@@ -81,6 +81,51 @@ impl Watches {
     }
 }
 
+/// [`run`] on a thread of its own, with a runtime of its own; the returned future ends when
+/// the engine does. Everything the monitor keeps for days (the store's objects, summaries,
+/// remembered runs) is allocated by the engine, and one thread means one allocator heap: on
+/// tokio's workers, with `block_in_place` moving the engine to a new blocking thread for each
+/// diagnosis, the long-lived objects were spread over the heaps of threads that came and went,
+/// and under churn (Jobs made and deleted continuously) mimalloc kept growing the pages they
+/// pinned (tens of MiB at 10,000 CronJobs where glibc stayed flat: BENCHMARKS.md, "monitor at
+/// scale"). A diagnosis also no longer takes a tokio worker from the endpoints.
+pub async fn run_on_own_thread(
+    shared: Arc<Shared>,
+    rx: mpsc::Receiver<Update>,
+    output: Output,
+    shutdown: watch::Receiver<bool>,
+) {
+    let (done_tx, done_rx) = tokio::sync::oneshot::channel::<Option<String>>();
+    let own = shared.clone();
+    let spawned = std::thread::Builder::new()
+        .name("engine".into())
+        .spawn(move || {
+            let failed = match tokio::runtime::Builder::new_current_thread()
+                .enable_time()
+                .build()
+            {
+                Ok(rt) => {
+                    rt.block_on(run(own, rx, output, shutdown));
+                    None
+                }
+                Err(e) => Some(format!("its runtime could not start: {e}")),
+            };
+            let _ = done_tx.send(failed);
+        });
+    let failed = match spawned {
+        // The sender dropped unsent: the engine panicked.
+        Ok(_) => done_rx
+            .await
+            .unwrap_or_else(|_| Some("it stopped on an internal error".into())),
+        Err(e) => Some(format!("its thread could not start: {e}")),
+    };
+    // Never ready then, and says why (`/readyz`, `cronjob_doctor_ready`), as for any fault.
+    if let Some(why) = failed {
+        *lock(&shared.not_ready) = vec![format!("the engine is not running: {why}")];
+        let _ = shared.ready();
+    }
+}
+
 pub async fn run(
     shared: Arc<Shared>,
     mut rx: mpsc::Receiver<Update>,
@@ -92,6 +137,7 @@ pub async fn run(
     let mut touched: BTreeSet<Key> = BTreeSet::new();
     let mut everything = false;
     let mut started = false;
+    let mut purging = false;
     loop {
         let wake = timers.next().map(|t| {
             let ms = t.as_millisecond() - shared.clock.now().as_millisecond();
@@ -133,11 +179,19 @@ pub async fn run(
                 started = true;
             }
             if !batch.is_empty() {
-                tokio::task::block_in_place(|| diagnose(&shared, &mut timers, batch, output));
+                // On the engine's own thread (`run_on_own_thread`): blocking it blocks nothing else.
+                diagnose(&shared, &mut timers, batch, output);
             }
         }
         // Ready once every CronJob has been diagnosed at least once: a scrape never sees
         // half of the first evaluation.
+        if started && !purging {
+            // After the first sync, not before: purging each freed page at once made the
+            // first sync, which frees as much as it keeps, slower (`allocator::purge_at_once`).
+            crate::allocator::purge_at_once();
+            crate::allocator::collect();
+            purging = true;
+        }
         let mut why = w.not_ready();
         if why.is_empty() && !started {
             why.push("the first diagnosis is not done yet".into());

@@ -39,8 +39,8 @@ mod skip;
 mod zone_memo;
 
 pub use go_text::strconv_quote;
-pub use parse::{DAY_NAMES, MONTH_NAMES};
 pub use location::{Errno, LocationError};
+pub use parse::{DAY_NAMES, MONTH_NAMES};
 
 /// The star bit robfig keeps in bit 63 of a field (set by `*`, `?`, `*/1` and descriptors).
 pub const STAR_BIT: u64 = 1 << 63;
