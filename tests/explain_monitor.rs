@@ -153,6 +153,57 @@ fn explain_shows_the_run_the_monitor_remembers_after_its_job_pods_and_events_are
         .filter(|s| s["retained"] == true)
         .count();
     assert_eq!(marked, 1, "{}", out.stdout);
+
+    // The one-run question has the same answer: `--slot` reads the record too.
+    let out = explain(&live, &["--slot", "2026-11-20T02:00Z"]);
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    // Lines are wrapped at the terminal's width: compared with single spaces.
+    let flat = out.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "the 2026-11-20 02:00 UTC run failed: BackoffLimitExceeded (retained by the monitor: its Job is no longer in the cluster)"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        flat.contains("pod etl-29919000-k8d2x OOMKilled (exit 137)"),
+        "{}",
+        out.stdout
+    );
+    let mut c = live.cmd();
+    c.args([
+        "explain", "etl", "-n", "data", "--slot", "02:00", "-o", "json",
+    ]);
+    let v: Value = serde_json::from_str(&run(c).stdout).unwrap();
+    assert_eq!(v["job"], "etl-29919000", "{v}");
+    assert_eq!(v["status"], "failed", "{v}");
+    assert_eq!(v["retained"], true, "{v}");
+
+    // Across contexts, each context's monitor is asked the same way.
+    let mut c = live.cmd();
+    c.args([
+        "explain",
+        "etl",
+        "-n",
+        "data",
+        "--all-contexts",
+        "-o",
+        "json",
+    ]);
+    let out = run(c);
+    let v: Value =
+        serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout));
+    assert!(v["contexts"].is_array(), "not the fleet document: {v}");
+    let timeline = v["cronJobs"][0]["timeline"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let slot = timeline
+        .iter()
+        .find(|s| s["job"] == "etl-29919000")
+        .unwrap_or_else(|| panic!("{}", out.stdout));
+    assert_eq!(slot["retained"], true, "{slot}");
     drop(m);
 }
 

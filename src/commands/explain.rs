@@ -18,14 +18,12 @@ pub fn run(a: &ExplainArgs) -> Result<i32, Error> {
         .as_deref()
         .map(|s| report::slot::SlotQuery::parse(s).map_err(UsageError::Slot))
         .transpose()?;
-    // The monitor is asked by the live explain of one CronJob in one cluster only.
+    // The monitor is asked by a live explain only: files have no monitor.
     if a.monitor.monitor.is_some() && !a.files.is_empty() {
         return Err(UsageError::MonitorWithFiles.into());
     }
     if let Some(contexts) = cluster::fleet::contexts(&a.kube, &a.fleet)? {
-        if a.monitor.monitor.is_some() {
-            return Err(UsageError::MonitorFleet.into());
-        }
+        // Each context's monitor is asked at the same Service (`fleet_explain`).
         if slot.is_some() {
             return Err(UsageError::SlotFleet.into());
         }
@@ -300,7 +298,7 @@ fn live_read(a: &ExplainArgs) -> Result<LiveRead, Error> {
 
 /// The monitor to ask (`--monitor`, else deploy/monitor/'s Service), or none
 /// (`--no-monitor`); checked before any request.
-fn monitor_service(
+pub(super) fn monitor_service(
     a: &ExplainArgs,
 ) -> Result<Option<cluster::monitor_runs::MonitorService>, Error> {
     use cluster::monitor_runs::MonitorService;
@@ -319,15 +317,22 @@ fn one_slot(a: &ExplainArgs, query: report::slot::SlotQuery) -> Result<i32, Erro
         return Err(UsageError::SlotSarif.into());
     }
     let (prepared, read);
-    let (snapshot, opts, notes) = if a.files.is_empty() {
+    // The monitor's records (live only: files have no monitor to ask).
+    let (snapshot, opts, notes, retained) = if a.files.is_empty() {
         read = live_read(a)?;
-        (&read.snapshot, read.options(a), read.snapshot.notes.clone())
+        (
+            &read.snapshot,
+            read.options(a),
+            read.snapshot.notes.clone(),
+            read.retained.as_slice(),
+        )
     } else {
         prepared = from_files(a)?;
         (
             &prepared.snapshot,
             prepared.options(),
             prepared.header.notes.clone(),
+            &[][..],
         )
     };
     let cron_job = match snapshot.cron_jobs.as_slice() {
@@ -338,6 +343,8 @@ fn one_slot(a: &ExplainArgs, query: report::slot::SlotQuery) -> Result<i32, Erro
         }
     };
     let mut answer = report::slot::answer(snapshot, cron_job, &opts, query);
+    let created = cron_job.meta.creation_timestamp;
+    report::retained_slots::answer_slot(&mut answer, created, retained, opts.now);
     match a.output {
         ReportFormat::Json => {
             let text = serde_json::to_string_pretty(&answer).map_err(SystemError::Json)?;

@@ -41,8 +41,11 @@ pub(super) fn run(a: &ExplainArgs, name: &str, contexts: &[String]) -> Result<i3
         doctor::names::namespace(ns).map_err(UsageError::InvalidName)?;
     }
     let flags = live_replay_flags(&a.replay)?;
+    let monitor = super::explain::monitor_service(a)?;
     let rt = cluster::runtime()?;
-    let results = fleet::each(contexts, |ctx| read_context(a, &rt, ctx, name, &flags));
+    let results = fleet::each(contexts, |ctx| {
+        read_context(a, &rt, ctx, name, &flags, monitor.as_ref())
+    });
     let results: Vec<ContextResult> = contexts
         .iter()
         .zip(results)
@@ -215,35 +218,58 @@ fn read_context(
     ctx: &str,
     name: &str,
     flags: &LiveReplayFlags,
+    monitor: Option<&cluster::monitor_runs::MonitorService>,
 ) -> Result<ContextResult, Error> {
     let deadline = Deadline::starting_now(a.fleet.context_timeout);
     let kube = fleet::for_context(&a.kube, ctx, deadline);
-    let (ns, server_version, snapshot, clock) = rt.block_on(fleet::within(deadline, async {
-        let LiveStart {
-            api,
-            namespace,
-            server_version,
-        } = live_start(&kube, false, a.namespace.as_deref(), false).await?;
-        // Not -A: there is a namespace.
-        let ns = namespace.unwrap_or_default();
-        let snapshot = match fetch::explain(&api, &ns, name).await {
-            Ok(s) => Ok(s),
-            Err(fetch::FetchError::NotFound(_)) => {
-                // Maybe in another namespace of this cluster; a failure here (a 403 on
-                // the cluster-wide LIST) just leaves "not found".
-                let others = if a.namespace.is_none() {
-                    fetch::namespaces_with(&api, name).await.unwrap_or_default()
-                } else {
-                    Vec::new()
-                };
-                Err(others)
-            }
-            Err(fetch::FetchError::Api(what, e)) => {
-                return Err(Error::from(cluster::failure(&api, &what, &e)));
-            }
-        };
-        Ok((ns, server_version, snapshot, cluster::server_now(&api)))
-    }))?;
+    let (ns, server_version, snapshot, retained, clock) =
+        rt.block_on(fleet::within(deadline, async {
+            let LiveStart {
+                api,
+                namespace,
+                server_version,
+            } = live_start(&kube, false, a.namespace.as_deref(), false).await?;
+            // Not -A: there is a namespace.
+            let ns = namespace.unwrap_or_default();
+            let snapshot = match fetch::explain(&api, &ns, name).await {
+                Ok(s) => Ok(s),
+                Err(fetch::FetchError::NotFound(_)) => {
+                    // Maybe in another namespace of this cluster; a failure here (a 403 on
+                    // the cluster-wide LIST) just leaves "not found".
+                    let others = if a.namespace.is_none() {
+                        fetch::namespaces_with(&api, name).await.unwrap_or_default()
+                    } else {
+                        Vec::new()
+                    };
+                    Err(others)
+                }
+                Err(fetch::FetchError::Api(what, e)) => {
+                    return Err(Error::from(cluster::failure(&api, &what, &e)));
+                }
+            };
+            // Each context's own monitor, as `explain NAME` asks it, once the CronJob is found
+            // there: no answer is a note, never a failure of the context.
+            let mut snapshot = snapshot;
+            let retained = match (&mut snapshot, monitor) {
+                (Ok(s), Some(svc)) => {
+                    match cluster::monitor_runs::fetch(&api, svc, &ns, name).await {
+                        Ok(runs) => runs,
+                        Err(no_runs) => {
+                            s.notes.push(no_runs.to_string());
+                            Vec::new()
+                        }
+                    }
+                }
+                _ => Vec::new(),
+            };
+            Ok((
+                ns,
+                server_version,
+                snapshot,
+                retained,
+                cluster::server_now(&api),
+            ))
+        }))?;
     let (version, now, notes) = flags.settle(server_version, clock);
     let mut summary = ContextSummary {
         context: ctx.to_string(),
@@ -271,7 +297,10 @@ fn read_context(
         timeline: a.timeline,
         severities: &a.config.settings.rules,
     };
-    let r = report::build(&snapshot, Vec::new(), &opts);
+    let mut r = report::build(&snapshot, Vec::new(), &opts);
+    if let Some(c) = r.cron_jobs.first_mut() {
+        report::retained_slots::merge(&mut c.timeline, &retained, now);
+    }
     summary.cron_jobs = Some(r.cron_jobs.len());
     Ok(ContextResult {
         summary,

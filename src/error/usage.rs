@@ -99,8 +99,6 @@ pub enum UsageError {
         "--monitor asks a monitor in the cluster for a CronJob's runs; -f reads files: give one or the other"
     )]
     MonitorWithFiles,
-    #[error("--monitor asks one cluster's monitor: give one context")]
-    MonitorFleet,
     #[error("--slot answers for one run of one CronJob: give one context")]
     SlotFleet,
     #[error(

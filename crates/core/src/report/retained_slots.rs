@@ -12,6 +12,7 @@
 
 use jiff::Timestamp;
 
+use super::slot::SlotAnswer;
 use super::timeline::{Slot, SlotStatus};
 use crate::retained::{self, RetainedRun, RunOutcome, cap};
 
@@ -58,6 +59,59 @@ pub fn merge(timeline: &mut Vec<Slot>, runs: &[RetainedRun], now: Timestamp) -> 
     // Stable: slots at the same time keep their order (a retained manual run after the slot).
     timeline.sort_by_key(|s| s.time);
     merged
+}
+
+/// `explain NAME --slot TIME` with a monitor's records: a slot on the schedule, in the past,
+/// after the CronJob's creation (`created`), whose Job the snapshot does not show, is answered
+/// from the record of its run when the monitor kept one, as [`merge`] fills the timeline's
+/// slot. The snapshot's answer stays when it shows the Job (its evidence is fresher) or no
+/// record matches. Returns whether the record answered.
+pub fn answer_slot(
+    answer: &mut SlotAnswer,
+    created: Option<Timestamp>,
+    runs: &[RetainedRun],
+    now: Timestamp,
+) -> bool {
+    let at = answer.slot;
+    if !answer.is_slot
+        || answer.job.is_some()
+        || answer.status == Some(SlotStatus::Next)
+        || at > now
+        || created.is_some_and(|c| at <= c)
+    {
+        return false;
+    }
+    let Some(run) = runs
+        .iter()
+        .take(retained::MAX_RUNS)
+        .find(|r| !r.manual && r.slot == Some(at))
+    else {
+        return false;
+    };
+    let job = cap(&run.job, retained::MAX_NAME);
+    if job.is_empty() {
+        return false;
+    }
+    let slot = slot_of(run, job, at);
+    let when = crate::text::show_time(at, &answer.zone);
+    let gone = format!("{RETAINED_BY_MONITOR}: its Job is no longer in the cluster");
+    let reason = cap(&run.reason, retained::MAX_TEXT);
+    answer.answer = one_line(&match run.outcome {
+        RunOutcome::Succeeded => format!("the {when} run succeeded ({gone})"),
+        RunOutcome::Failed if reason.is_empty() => format!("the {when} run failed ({gone})"),
+        RunOutcome::Failed => format!("the {when} run failed: {reason} ({gone})"),
+        RunOutcome::Running => {
+            format!("the {when} run was last seen running ({gone}; how it ended is not known)")
+        }
+    });
+    answer.ok = run.outcome == RunOutcome::Succeeded;
+    answer.status = Some(slot.status);
+    answer.job = slot.job;
+    answer.start_delay_seconds = slot.start_delay_seconds.flatten();
+    answer.attempts = slot.attempts.flatten();
+    answer.details.push(slot.note);
+    answer.retained = true;
+    true
 }
 
 /// The timeline slot a record stands for.
@@ -133,8 +187,12 @@ fn note(run: &RetainedRun) -> String {
         }
         parts.push(p);
     }
-    // One line: a line break in a record's message would forge a timeline line of its own.
-    parts.join("; ").replace(
+    one_line(&parts.join("; "))
+}
+
+/// One line: a line break in a record's text would forge a line of its own.
+fn one_line(text: &str) -> String {
+    text.replace(
         [
             '\n', '\r', '\u{b}', '\u{c}', '\u{85}', '\u{2028}', '\u{2029}',
         ],
@@ -204,6 +262,87 @@ mod tests {
                 last_seen: None,
             }],
             retained: true,
+        }
+    }
+
+    /// `explain etl --slot 02:00` the morning after: the CronJob's history limit pruned the
+    /// Job, its Pods and Events are gone; the monitor's record answers.
+    #[test]
+    fn a_slot_whose_job_is_gone_is_answered_from_the_record() {
+        use crate::report::Options;
+        use crate::report::slot::{SlotQuery, answer};
+        let yaml = r#"
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: etl, namespace: data, uid: u1, creationTimestamp: "2026-11-01T00:00:00Z"}
+spec:
+  schedule: "0 2 * * *"
+  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: c:1}]}}}}
+status: {lastScheduleTime: "2026-11-20T02:00:00Z"}
+"#;
+        let (snapshot, _) = crate::source::parse_bytes("t.yaml", yaml.as_bytes()).into_snapshot();
+        let zone = jiff::tz::TimeZone::UTC;
+        let now = ts("2026-11-20T12:00:00Z");
+        let opts = Options {
+            now,
+            controller_zone_name: "UTC",
+            controller_zone: &zone,
+            version: crate::replay::KubeVersion::NEWEST,
+            timeline: 8,
+            severities: crate::config::NO_OVERRIDES,
+        };
+        let cj = &snapshot.cron_jobs[0];
+        let created = cj.meta.creation_timestamp;
+        let ask = |at: &str| answer(&snapshot, cj, &opts, SlotQuery::At(ts(at)));
+        let run = oom_run("etl-29919000", "2026-11-20T02:00:00Z");
+
+        let mut a = ask("2026-11-20T02:00:00Z");
+        assert!(a.job.is_none() && !a.retained, "{a:?}");
+        assert!(answer_slot(
+            &mut a,
+            created,
+            std::slice::from_ref(&run),
+            now
+        ));
+        assert_eq!(
+            a.answer,
+            "the 2026-11-20 02:00 UTC run failed: BackoffLimitExceeded (retained by the monitor: its Job is no longer in the cluster)"
+        );
+        assert!(!a.ok && a.retained);
+        assert_eq!(a.status, Some(SlotStatus::Failed));
+        assert_eq!(a.job.as_deref(), Some("etl-29919000"));
+        assert_eq!((a.start_delay_seconds, a.attempts), (Some(70), Some(1)));
+        assert!(
+            a.details
+                .last()
+                .unwrap()
+                .contains("pod etl-29919000-k8d2x OOMKilled (exit 137)"),
+            "{:?}",
+            a.details
+        );
+        let json = serde_json::to_value(&a).unwrap();
+        assert_eq!(json["retained"], true);
+
+        // Another slot's record, a manual run's, or a slot still to come: the snapshot's answer.
+        for (at, runs) in [
+            ("2026-11-19T02:00:00Z", vec![run.clone()]),
+            (
+                "2026-11-20T02:00:00Z",
+                vec![RetainedRun {
+                    manual: true,
+                    ..run.clone()
+                }],
+            ),
+            (
+                "2026-11-21T02:00:00Z",
+                vec![oom_run("etl-29920440", "2026-11-21T02:00:00Z")],
+            ),
+        ] {
+            let mut a = ask(at);
+            let before = a.clone();
+            assert!(!answer_slot(&mut a, created, &runs, now), "{at}");
+            assert_eq!(a, before);
+            assert!(serde_json::to_value(&a).unwrap().get("retained").is_none());
         }
     }
 

@@ -74,6 +74,10 @@ pub struct SlotAnswer {
     /// Whether the run did what a run should (ran, or runs now): false for a run that failed,
     /// was skipped or missed, or has not started.
     pub ok: bool,
+    /// The answer comes from the record a monitor kept of the run (its Job is gone:
+    /// `retained_slots::answer_slot`); left out (`false`) otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub retained: bool,
     /// The zone times are shown in (the schedule's).
     #[serde(skip)]
     pub zone: jiff::tz::TimeZone,
@@ -102,6 +106,7 @@ pub fn answer(snapshot: &Snapshot, cj: &CronJob, opts: &Options, query: SlotQuer
         start_delay_seconds: None,
         attempts: None,
         ok: true,
+        retained: false,
         zone: zone.clone(),
     };
     if let Some(note) = shifted {
