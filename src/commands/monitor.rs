@@ -178,11 +178,11 @@ async fn start(
             }
         }
     };
-    let collect = collect_after_first_sync(shared.clone());
+    // On its own: it ends once done, and must not end the select below (which drops the rest).
+    tokio::spawn(collect_after_first_sync(shared.clone()));
     tokio::select! {
         _ = engine::run_on_own_thread(shared, rx, output, stop) => {}
         _ = refresh => {}
-        _ = collect => std::future::pending::<()>().await,
     }
 }
 
