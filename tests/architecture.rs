@@ -53,7 +53,7 @@ fn pure_crates_do_no_io_and_read_no_clock() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The IO shell (`src/`) is a one-way graph (issue 11): `main -> commands -> {cli, cluster,
+// The IO shell (`src/`) is a one-way graph: `main -> commands -> {cli, cluster,
 // actions, term, …}`, never back. The graph is read from the source text: every `crate::…`
 // path and every `super::…` path that climbs out of a top-level module names an edge between
 // two top-level modules of `src/`. A cycle is printed as the chain of modules that closes it.

@@ -1,4 +1,4 @@
-//! Adopting `lint` in CI (issue 21): the config file, the baseline and its fingerprints, SARIF
+//! Adopting `lint` in CI: the config file, the baseline and its fingerprints, SARIF
 //! for code scanning, and the GitHub Action's definition — as a team uses them, in a scratch
 //! repository made of the examples (and, when `CRONJOB_DOCTOR_CORPUS` names it, the real-world
 //! corpus).

@@ -1,6 +1,6 @@
-//! Hostile names and namespaces against every write command (issue 9, "a dry run that
-//! writes"): a name with `#` used to cut `?dryRun=All` off the PATCH, one with `?x=` swallowed
-//! it into another parameter, and a namespace with `/../` walked to another namespace. Now
+//! Hostile names and namespaces against every write command, so that a dry run never writes:
+//! a name with `#` used to cut `?dryRun=All` off the PATCH, one with `?x=` swallowed it into
+//! another parameter, and a namespace with `/../` walked to another namespace. Now
 //! every invalid name or namespace is refused with exit 2 before any request, and in a dry
 //! run or without a terminal no write without `dryRun=All` reaches the server.
 

@@ -1,5 +1,5 @@
-//! Every numeric flag of every subcommand has a range that clap enforces while parsing
-//! (issue 9, "flags that crash or run away"). Two layers:
+//! Every numeric flag of every subcommand has a range that clap enforces while parsing, so
+//! that no flag crashes or runs away. Two layers:
 //!
 //! * property tests drive the real parser (`Cli::try_parse_from`, the binary's own) with
 //!   extreme and garbage values: each either fails with a message naming the flag, or yields

@@ -361,7 +361,7 @@ fn every_namespace_holding_the_name_is_listed() {
     );
 }
 
-/// Names and namespaces are checked before anything is sent (issue 9).
+/// Names and namespaces are checked before anything is sent.
 #[test]
 fn invalid_names_and_namespaces_are_refused_before_any_request() {
     let live = Live::files(&[example("forbid-blocked-by-hung-job.yaml")], Some("ops"));
@@ -558,7 +558,7 @@ status: {active: 1, startTime: "2026-11-20T12:00:00Z"}
     );
 }
 
-/// A Job's `status.terminating` comes through the cluster reader (issue 19, item 3): a Job
+/// A Job's `status.terminating` comes through the cluster reader: a Job
 /// already failed (FailureTarget) whose Pods the server does not return says how many of them
 /// are still being deleted, and the plan looks for them instead of proposing a deadline.
 #[test]

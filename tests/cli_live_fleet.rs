@@ -1,4 +1,4 @@
-//! A fleet of clusters in one report (issue 11, part 3): `scan` and `explain` with several
+//! A fleet of clusters in one report: `scan` and `explain` with several
 //! `--context` flags or `--all-contexts`, against several fake API servers at once — one
 //! healthy, one with its own clock, one down (a closed port), one slow (latency far above the
 //! per-context timeout). Timing bounds are loose: they tell "about the slowest context" from

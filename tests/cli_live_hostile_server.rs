@@ -138,7 +138,7 @@ fn a_kubeconfig_yaml_error_does_not_quote_the_file() {
     );
 }
 
-/// Issue 23, item 12, end to end for `scan` and `explain` (the monitor's test is in
+/// End to end for `scan` and `explain` (the monitor's test is in
 /// tests/monitor.rs): a lone UTF-16 surrogate escape in a CronJob's annotation and in an
 /// Event's message is read as U+FFFD, the objects are named in a note, and the diagnosis
 /// goes on (it used to end with exit 2, "could not be reached").

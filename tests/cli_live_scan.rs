@@ -273,7 +273,7 @@ fn scan_reads_four_paged_lists_once() {
             "GET /api/v1/pods?labelSelector=batch.kubernetes.io/job-name,!job-name&limit=500",
             "GET /api/v1/pods?labelSelector=job-name&limit=500",
             "GET /apis/batch/v1/cronjobs?limit=2000",
-            // The cluster's Jobs counted (one item) to plan the slices: issue 23, item 4.
+            // The cluster's Jobs counted (one item) to plan the slices.
             "GET /apis/batch/v1/jobs?limit=1",
             "GET /apis/batch/v1/jobs?limit=500",
             "GET /version",

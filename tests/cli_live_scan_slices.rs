@@ -1,4 +1,4 @@
-//! `scan -A` on a cluster big enough to be read in slices (issue 11, part 2): namespaces
+//! `scan -A` on a cluster big enough to be read in slices: namespaces
 //! expected to hold many Jobs get namespace-scoped LISTs of their own, read side by side; the
 //! others are read by one cluster-wide LIST whose field selector excludes the sliced ones, so
 //! every object is read once. Continue tokens, 410 restarts and reduced-evidence notes work
@@ -293,7 +293,7 @@ fn a_list_failing_partway_never_leaves_a_complete_looking_json_report() {
     );
 }
 
-/// Issue 23, item 4: a namespace whose CronJobs' history limits promise a few Jobs but that
+/// A namespace whose CronJobs' history limits promise a few Jobs but that
 /// holds many more (manual runs, orphans, a controller that has not pruned) was read by the
 /// cluster-wide slice, one page after another. The API server's counts
 /// (`remainingItemCount` of a one-item first page) re-plan it into a slice of its own, and

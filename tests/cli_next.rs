@@ -97,7 +97,7 @@ fn time_zone_flag_behaves_like_spec_time_zone() {
     );
 }
 
-/// Issue 9: `--time-zone` gets the verdict `lint` gives spec.timeZone with the same value.
+/// `--time-zone` gets the verdict `lint` gives spec.timeZone with the same value.
 #[test]
 fn time_zone_flag_is_refused_where_spec_time_zone_is() {
     let (v, code) = json(&[
@@ -159,7 +159,7 @@ fn time_zone_flag_is_refused_where_spec_time_zone_is() {
     }
 }
 
-/// Issue 10: a mistyped zone gets "did you mean", in text and JSON.
+/// A mistyped zone gets "did you mean", in text and JSON.
 #[test]
 fn time_zone_typos_get_did_you_mean() {
     let (v, code) = json(&["next", "0 3 * * *", "--time-zone", "Europe/Berln"]);
@@ -174,7 +174,7 @@ fn time_zone_typos_get_did_you_mean() {
 
 #[test]
 fn impossible_dates_never_fire() {
-    // Issue 9: the verdict lint gives (never-fires is an error), so exit 1, not 0.
+    // The verdict lint gives (never-fires is an error), so exit 1, not 0.
     let (v, code) = json(&["next", "0 0 30 2 *", "--from", "2026-01-01T00:00:00Z"]);
     assert_eq!(code, 1);
     assert_eq!(v["times"].as_array().unwrap().len(), 0);
@@ -193,7 +193,7 @@ fn impossible_dates_never_fire() {
     );
 }
 
-/// Issue 9: the end of RFC 3339's range. jiff (and so this tool) stops at
+/// The end of RFC 3339's range. jiff (and so this tool) stops at
 /// 9999-12-30T22:00:00Z; Go's time goes on. A run after that is never invented.
 #[test]
 fn the_end_of_the_range_is_said_not_invented() {

@@ -231,7 +231,7 @@ spec:
     );
 }
 
-/// Issue 9: offline `explain` printed its input errors on stdout, and `lint` counted a file
+/// Offline `explain` printed its input errors on stdout, and `lint` counted a file
 /// with 9 bad documents as "9 inputs unreadable".
 #[test]
 fn input_errors_go_to_stderr_and_are_counted_per_input() {

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// What the monitor serves (issue 12, docs/metrics.md).
+/// What the monitor serves (docs/metrics.md).
 const HEALTHZ: &str = "/healthz";
 const READYZ: &str = "/readyz";
 const METRICS: &str = "/metrics";

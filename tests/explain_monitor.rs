@@ -1,4 +1,4 @@
-//! `explain` asks the monitor (issue 20, item 2): the runs a monitor remembers come back into
+//! `explain` asks the monitor: the runs a monitor remembers come back into
 //! the timeline after their Job, Pods and Events are gone, fetched through the API server's
 //! service proxy; no monitor, no permission or a hostile answer is a one-line note, never a
 //! failure. The fake API server's clock is frozen (`cli_live_common::NOW`), and so is "now".

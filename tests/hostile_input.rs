@@ -1,4 +1,4 @@
-//! Issue 9: strings from a file never reach the terminal raw. An annotation, a name, a schedule
+//! Strings from a file never reach the terminal raw. An annotation, a name, a schedule
 //! or a zone carrying `ESC ] 0 ; … BEL` (retitle) or `ESC [ 2 J` (clear) is printed with its
 //! control characters made visible in text output, even with `--color never`; JSON keeps the
 //! raw value (its encoder escapes it).

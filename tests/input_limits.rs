@@ -1,4 +1,4 @@
-//! Issue 9: `-f` reads at most `--max-input-size` bytes per input (stdin too), and the flag
+//! `-f` reads at most `--max-input-size` bytes per input (stdin too), and the flag
 //! has a documented range checked before anything is read.
 
 use assert_cmd::Command;

@@ -1,4 +1,4 @@
-//! Issue 9: `lint` fails what the API server rejects, quoting the server's own message, where
+//! `lint` fails what the API server rejects, quoting the server's own message, where
 //! it used to print "0 problems".
 
 use assert_cmd::Command;

@@ -178,7 +178,7 @@ fn initial_sync_serves_metrics_and_the_report_equals_scan() {
     let (code, body) = m.get("/report").unwrap();
     assert_eq!(code, 200);
     let mut report: Value = serde_json::from_str(&body).unwrap();
-    // The monitor adds each CronJob's remembered runs (issue 20); the rest is `scan`'s.
+    // The monitor adds each CronJob's remembered runs; the rest is `scan`'s.
     for c in report["cronJobs"].as_array_mut().unwrap() {
         let runs = c.as_object_mut().unwrap().remove("runs");
         assert!(runs.is_some_and(|r| r.is_array()), "{c}");
@@ -706,7 +706,7 @@ fn a_stuck_run_is_a_finding_and_the_last_runs_numbers_follow_the_watch() {
     assert_eq!(code, Some(0));
 }
 
-// Issue 23, items 6, 9, 10 and 11: readiness that follows what the watches hear, a Job
+// Readiness that follows what the watches hear, a Job
 // related to its controller only, backoff on watches that end empty, and recovery after a
 // restart or a 410 answer. Each test fails without its fix (see the commit messages).
 
@@ -922,7 +922,7 @@ fn a_watch_refused_with_http_410_relists() {
     assert_eq!(code, Some(0));
 }
 
-// Issue 23, items 7, 8 and 12: the limits of the HTTP endpoints (docs/monitor.md, "Limits of
+// The limits of the HTTP endpoints (docs/monitor.md, "Limits of
 // the HTTP endpoints"), gzip on /metrics, and SIGTERM with a stdout nobody reads.
 
 /// `n` CronJobs in `ops` (names long enough to make the lines and the report sizeable).
@@ -1237,7 +1237,7 @@ fn annotated_cron_job(name: &str, schedule: &str, annotation: &str) -> Value {
     cj
 }
 
-/// Issue 23, item 12: one lone UTF-16 surrogate escape (`"\ud800"`: valid JSON text, not
+/// One lone UTF-16 surrogate escape (`"\ud800"`: valid JSON text, not
 /// Unicode; the API server passes it through and Go reads it as U+FFFD) in a string of a LIST
 /// page or a WATCH event failed kube's parsing of the whole page, so the monitor was never
 /// ready. It is read as U+FFFD, as Go reads it, and the object holding it is named.
@@ -1293,7 +1293,7 @@ fn a_lone_surrogate_in_a_list_or_a_watch_event_is_read_as_go_reads_it() {
     }
 }
 
-/// Issue 20, item 1 (done means): the runs of a CronJob stay in `/report` and `/runs` after
+/// The runs of a CronJob stay in `/report` and `/runs` after
 /// the Job, its Pod and the Events about them were deleted through the API server, marked
 /// `retained`, with the failed attempt's reason and the Warning event they told.
 #[test]

@@ -1,4 +1,4 @@
-//! The Job lifecycle as the CronJob sees it (issue 19, items 3, 4 and 6): a Job decided
+//! The Job lifecycle as the CronJob sees it: a Job decided
 //! (`FailureTarget` / `SuccessCriteriaMet`, kubernetes#125510, 1.31) but held active by a Pod
 //! stuck Terminating; `spec.managedBy` (KEP-4368, honoured by default from 1.32); a suspended
 //! Job whose `status.startTime` is cleared (kubernetes#135104, on by default from 1.36).

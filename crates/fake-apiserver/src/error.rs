@@ -1,4 +1,4 @@
-//! The fake API server's own errors, typed like the tool's (issue 22): why it cannot start,
+//! The fake API server's own errors, typed like the tool's: why it cannot start,
 //! why it refuses a fixture object, a JSON patch or a selector. The texts are the real API
 //! server's where it has one (a selector's 400, a patch's 422), since clients show them.
 
