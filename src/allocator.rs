@@ -41,9 +41,10 @@ pub fn tune_mimalloc() {
 /// For a process that runs for days (`monitor`): pages freed are returned to the system at
 /// once instead of after mimalloc's default 10 ms. The delay is counted only when the thread
 /// that freed them allocates again, so after the first sync the tokio workers that parsed the
-/// initial lists went idle holding tens of MiB of freed pages for good (docs/monitor.md,
-/// "Memory"; BENCHMARKS.md, "monitor at scale"). The short commands keep the default: they
-/// exit soon and a purge costs a system call.
+/// initial lists went idle holding their freed pages for good (docs/monitor.md, "How it
+/// works"; BENCHMARKS.md, "monitor at scale"). The monitor sets it once its first sync is
+/// done: purging each page as the first sync frees it made the monitor ready later. The
+/// short commands keep the default: they exit soon and a purge costs a system call.
 #[cfg(target_os = "linux")]
 pub fn purge_at_once() {
     set(PURGE_DELAY, 0);

@@ -87,8 +87,8 @@ impl Watches {
 /// tokio's workers, with `block_in_place` moving the engine to a new blocking thread for each
 /// diagnosis, the long-lived objects were spread over the heaps of threads that came and went,
 /// and under churn (Jobs made and deleted continuously) mimalloc kept growing the pages they
-/// pinned (tens of MiB at 10,000 CronJobs where glibc stayed flat: BENCHMARKS.md, "monitor at
-/// scale"). A diagnosis also no longer takes a tokio worker from the endpoints.
+/// pinned, where glibc's allocator stayed flat (BENCHMARKS.md, "monitor at scale"). A
+/// diagnosis also no longer takes a tokio worker from the endpoints.
 pub async fn run_on_own_thread(
     shared: Arc<Shared>,
     rx: mpsc::Receiver<Update>,

@@ -14,7 +14,7 @@ use super::packed::Packed;
 use crate::cluster::watch::{Object, Stream};
 
 /// (namespace, name); the namespace as the core reads it (`default` when empty). The
-/// namespace is shared: the store interns it ([`Store::intern`]), so the ~300,000 keys of its
+/// namespace is shared: the store interns it ([`Store::intern`]), so the keys of its
 /// maps and indexes at 10,000 CronJobs hold a pointer each instead of their own copy.
 pub type Key = (Arc<str>, String);
 

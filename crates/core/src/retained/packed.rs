@@ -1,8 +1,8 @@
 //! The monitor's in-memory form of the runs it remembers: most runs are uneventful (a Job that
 //! succeeded at its first start, its stages in whole seconds), and for those a
-//! [`RetainedRun`] — seven optional timestamps, four strings, two vectors, ~330 bytes before
-//! its heap — costs far more than what it says. At 10,000 CronJobs with ten runs each that was
-//! 74 MiB more resident memory, over the monitor's 300 MB bound (BENCHMARKS.md).
+//! [`RetainedRun`] — seven optional timestamps, four strings, two vectors (its size is held by
+//! a test in `retained_tests.rs`) — costs far more than what it says: at 10,000 CronJobs it
+//! took the monitor over its memory bound (BENCHMARKS.md, "monitor at scale").
 //!
 //! A [`PackedRun`] keeps such a run as its Job name, its instant in whole seconds and the
 //! stages as second offsets from it (64 bytes and the name). Anything that does not fit
@@ -142,8 +142,8 @@ impl Compact {
 
 /// Records packed, in order, in a vector of exactly their number. Not `collect()`: collecting
 /// a `vec::IntoIter` into smaller items reuses the source buffer in place, so every
-/// CronJob's packed runs kept the allocation of the unpacked ones (~330 bytes a slot, and the
-/// merge's growth room): at 10,000 CronJobs that was most of what keeping the runs cost.
+/// CronJob's packed runs kept the allocation of the unpacked ones (a whole record's size a
+/// slot, and the merge's growth room): most of what keeping the runs cost (BENCHMARKS.md).
 pub fn pack_all(runs: Vec<RetainedRun>) -> Vec<PackedRun> {
     let mut packed = Vec::with_capacity(runs.len());
     packed.extend(runs.into_iter().map(PackedRun::pack));
@@ -210,7 +210,7 @@ mod tests {
 
     #[test]
     fn packed_runs_hold_no_room_for_more() {
-        // `collect()` would keep the unpacked vector's buffer: 30 slots of ~330 bytes here.
+        // `collect()` would keep the unpacked vector's buffer: 30 whole records' room here.
         let mut runs = Vec::with_capacity(30);
         runs.extend(std::iter::repeat_n(run(), 10));
         let packed = pack_all(runs);
