@@ -221,8 +221,8 @@ fn one_cluster(p: &ScanPlan, kube: &KubeArgs, started: Instant) -> Result<i32, E
 #[cfg(test)]
 mod tests {
     use super::*;
-    use doctor::report::{Options, Report};
     use doctor::report::stream::write_json_around;
+    use doctor::report::{Options, Report};
     use std::io::Write;
 
     /// The report JSON from its frame and the CronJob fragments, written piece by piece: the
