@@ -14,20 +14,21 @@ use doctor::model::CronJob;
 pub(super) use doctor::render::fleet::ContextSummary;
 use doctor::replay::KubeVersion;
 use doctor::report::stream::write_json_around;
-use doctor::report::{CronJobReport, Health, Options};
+use doctor::report::{CronJobReport, Health};
 use jiff::Timestamp;
 
-use super::report_cmd::{LiveReplayFlags, LiveStart, live_replay_flags, live_start};
+use super::plan::{Fleet, Plan, ScanPlan};
+use super::read_cluster::{LiveStart, live_start};
 use super::scan::{Diagnosed, Entry, controller_lag_of};
-use crate::cli::{ScanArgs, ScanFormat};
+use crate::cli::ScanFormat;
 use crate::cluster::diagnose::Plans;
 use crate::cluster::fleet::{self, Deadline};
 use crate::cluster::progress::Progress;
 use crate::cluster::{self, diagnose};
-use crate::error::{Error, UsageError, exit};
+use crate::error::{Error, exit};
+use crate::term::emit;
 use crate::term::progress::{self, PROGRESS_DELAY, thousands};
 use crate::term::scan_table::{Row, table};
-use crate::term::{emit, use_color};
 
 /// A context that could not be read, and why (one line).
 pub(super) fn failed(context: &str, e: &Error) -> ContextSummary {
@@ -55,46 +56,40 @@ pub(super) fn fragment_in_context(context: &str, report: &CronJobReport) -> Stri
 /// The report frame of a fleet ([`doctor::render::fleet::frame`]), `cronJobs` still empty;
 /// without a readable context, `now` and `kubeVersion` are the flags', else the local clock
 /// and the newest release.
-pub(super) fn fleet_frame(
+pub(super) fn fleet_frame<F>(
     summaries: &[ContextSummary],
     notes: Vec<String>,
-    zone_name: &str,
-    flag_now: Option<Timestamp>,
-    flag_version: Option<KubeVersion>,
+    plan: &Plan<F>,
 ) -> String {
     doctor::render::fleet::frame(
         summaries,
         notes,
-        zone_name,
-        flag_now.unwrap_or_else(Timestamp::now),
-        flag_version.unwrap_or(KubeVersion::NEWEST),
+        &plan.zone.name,
+        plan.instant.given().unwrap_or_else(Timestamp::now),
+        plan.version.given().unwrap_or(KubeVersion::NEWEST),
     )
 }
 
-/// One scan across contexts: the flags every context shares, checked once before any
+/// One scan across contexts: the plan every context shares, checked once before any
 /// cluster is contacted.
 struct FleetScan<'a> {
-    a: &'a ScanArgs,
-    flags: LiveReplayFlags,
+    p: &'a ScanPlan,
+    f: &'a Fleet,
     /// More than one context: rows get a CONTEXT column.
     several: bool,
     /// Contexts read at once: each one's diagnosis gets that share of the cores.
     at_once: usize,
 }
 
-pub(super) fn scan(a: &ScanArgs, contexts: &[String], started: Instant) -> Result<i32, Error> {
-    let flags = live_replay_flags(&a.replay)?;
-    // A bad -n is one usage error, not the same failure once per context.
-    if let Some(ns) = &a.namespace {
-        doctor::names::namespace(ns).map_err(UsageError::InvalidName)?;
-    }
+pub(super) fn scan(p: &ScanPlan, f: &Fleet, started: Instant) -> Result<i32, Error> {
+    let contexts = &f.contexts;
     let shared = FleetScan {
-        a,
-        flags,
+        p,
+        f,
         several: contexts.len() > 1,
         at_once: contexts.len().clamp(1, fleet::PARALLEL_CONTEXTS),
     };
-    let text = a.output != ScanFormat::Json;
+    let text = p.plan.output.format != ScanFormat::Json;
     let listed = Arc::new(Progress::default());
     let (done, finished) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
     let status = {
@@ -140,9 +135,9 @@ fn scan_context(
     listed: &Arc<Progress>,
     done: &AtomicUsize,
 ) -> Result<ContextScan, Error> {
-    let a = s.a;
-    let deadline = Deadline::starting_now(a.fleet.context_timeout);
-    let kube = fleet::for_context(&a.kube, name, deadline);
+    let plan = &s.p.plan;
+    let deadline = Deadline::starting_now(s.f.context_timeout);
+    let kube = fleet::for_context(&s.f.kube, name, deadline);
     // Retry notices would interleave between contexts without saying which: the final
     // error of a context says it all.
     let LiveStart {
@@ -151,27 +146,15 @@ fn scan_context(
         server_version,
     } = rt.block_on(fleet::within(
         deadline,
-        live_start(&kube, false, a.namespace.as_deref(), a.all_namespaces),
+        live_start(&kube, false, &plan.select),
     ))?;
     // This cluster's clock and version: skew and replay are per cluster.
-    let (version, now, notes_after) = s.flags.settle(server_version, cluster::server_now(&api));
-    let opts = Options {
-        now,
-        controller_zone_name: &a.replay.controller_time_zone,
-        controller_zone: &s.flags.zone,
-        version,
-        // Only the JSON report shows a timeline; a table row never reads it.
-        timeline: if a.output == ScanFormat::Json {
-            a.timeline
-        } else {
-            0
-        },
-        severities: &a.config.settings.rules,
-    };
+    let (at, notes_after) = plan.settle_live(server_version, cluster::server_now(&api));
+    let (now, opts) = (at.now, plan.options(at));
     let (json, wide, only_problems, several) = (
-        a.output == ScanFormat::Json,
-        a.output == ScanFormat::Wide,
-        a.only_problems,
+        plan.output.format == ScanFormat::Json,
+        plan.output.format == ScanFormat::Wide,
+        s.p.only_problems,
         s.several,
     );
     let shape = |cj: &CronJob, r: CronJobReport| -> Diagnosed {
@@ -223,8 +206,8 @@ fn scan_context(
         summary: ContextSummary {
             context: name.to_string(),
             namespace: ns,
-            now: Some(now),
-            version: Some(version),
+            now: Some(at.now),
+            version: Some(at.version),
             cron_jobs: Some(diagnosed.len()),
             error: None,
         },
@@ -236,7 +219,7 @@ fn scan_context(
 /// The one report of the fleet, and its exit code: 2 when any context could not be read,
 /// else 1 when any CronJob has an error, else 0.
 fn report(s: &FleetScan<'_>, results: Vec<ContextScan>, started: Instant) -> Result<i32, Error> {
-    let a = s.a;
+    let plan = &s.p.plan;
     let failed = results.iter().filter(|c| c.summary.error.is_some()).count();
     let mut notes = Vec::new();
     let mut summaries = Vec::new();
@@ -254,7 +237,7 @@ fn report(s: &FleetScan<'_>, results: Vec<ContextScan>, started: Instant) -> Res
     } else {
         exit::OK
     };
-    if a.output == ScanFormat::Json {
+    if plan.output.format == ScanFormat::Json {
         let fragments: Vec<String> = diagnosed
             .into_iter()
             .filter_map(|d| match d.out {
@@ -262,13 +245,7 @@ fn report(s: &FleetScan<'_>, results: Vec<ContextScan>, started: Instant) -> Res
                 _ => None,
             })
             .collect();
-        let head = fleet_frame(
-            &summaries,
-            notes,
-            &a.replay.controller_time_zone,
-            s.flags.now,
-            s.flags.version,
-        );
+        let head = fleet_frame(&summaries, notes, plan);
         let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
         // A closed pipe (`| head`) is not an error worth reporting.
         let _ = write_json_around(&mut out, &head, &fragments);
@@ -306,21 +283,21 @@ fn report(s: &FleetScan<'_>, results: Vec<ContextScan>, started: Instant) -> Res
     let now = summaries
         .iter()
         .find_map(|c| c.now)
-        .or(s.flags.now)
+        .or(plan.instant.given())
         .unwrap_or_else(Timestamp::now);
     if !rows.is_empty() {
         out.push_str(&table(
             &rows,
             now,
             // Each context has its own default namespace: without -n, rows need theirs.
-            a.all_namespaces || a.namespace.is_none(),
-            a.output == ScanFormat::Wide,
-            use_color(a.replay.color),
+            plan.select.all_namespaces || plan.select.namespace.is_none(),
+            plan.output.format == ScanFormat::Wide,
+            plan.output.color,
         ));
         out.push('\n');
     }
     let read = summaries.len() - failed;
-    let place = match &a.namespace {
+    let place = match &plan.select.namespace {
         Some(ns) => format!(" in namespace {ns}"),
         None => String::new(),
     };
@@ -363,7 +340,14 @@ mod tests {
     #[test]
     fn the_fragments_go_into_the_fleet_frame_where_cron_jobs_is() {
         let dead = [ContextSummary::failed("dead", "no answer".into())];
-        let head = fleet_frame(&dead, vec!["a note".into()], "UTC", None, None);
+        let crate::cli::Command::Scan(a) =
+            <crate::cli::Cli as clap::Parser>::parse_from(["kubectl-cronjob_doctor", "scan"])
+                .command
+        else {
+            unreachable!()
+        };
+        let p = super::super::plan::scan(&a).unwrap();
+        let head = fleet_frame(&dead, vec!["a note".into()], &p.plan);
         let mut out = Vec::new();
         write_json_around(&mut out, &head, &["    {\"x\": 1}".into()]).unwrap();
         let v: Value = serde_json::from_slice(&out).unwrap();

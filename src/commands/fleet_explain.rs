@@ -8,16 +8,18 @@ use std::io::Write;
 
 use doctor::render::{explain, style::Style};
 use doctor::report::stream::write_json_around;
-use doctor::report::{self, Health, Options, Report};
+use doctor::report::{self, Health, Report};
 
 use super::fleet::{ContextSummary, context_note, failed, fleet_frame, fragment_in_context};
-use super::report_cmd::{LiveReplayFlags, LiveStart, live_replay_flags, live_start};
-use crate::cli::{ExplainArgs, ReportFormat};
+use super::plan::{Fleet, Plan};
+use super::read_cluster::{LiveStart, live_start};
+use crate::cli::ReportFormat;
 use crate::cluster::fleet::{self, Deadline};
+use crate::cluster::monitor_runs::MonitorService;
 use crate::cluster::{self, fetch};
 use crate::error::cluster::Nowhere;
 use crate::error::{ClusterError, Error, UsageError, exit};
-use crate::term::{emit, use_color, width};
+use crate::term::emit;
 
 /// What one context holds under NAME.
 enum Found {
@@ -32,21 +34,19 @@ struct ContextResult {
     found: Option<Found>,
 }
 
-pub(super) fn run(a: &ExplainArgs, name: &str, contexts: &[String]) -> Result<i32, Error> {
-    if a.output == ReportFormat::Sarif {
-        return Err(UsageError::FleetSarif.into());
-    }
-    doctor::names::cron_job_name(name).map_err(UsageError::InvalidName)?;
-    if let Some(ns) = &a.namespace {
-        doctor::names::namespace(ns).map_err(UsageError::InvalidName)?;
-    }
-    let flags = live_replay_flags(&a.replay)?;
-    let monitor = super::explain::monitor_service(a)?;
+/// The plan's CronJob (the plan has checked it names one, and that the format is not SARIF)
+/// in every context of the fleet.
+/// `monitor`: the Service each context's monitor is asked at (none: `--no-monitor`).
+pub(super) fn run(
+    plan: &Plan<ReportFormat>,
+    f: &Fleet,
+    monitor: Option<&MonitorService>,
+) -> Result<i32, Error> {
+    let name = plan.select.name.as_deref().unwrap_or_default();
     let rt = cluster::runtime()?;
-    let results = fleet::each(contexts, |ctx| {
-        read_context(a, &rt, ctx, name, &flags, monitor.as_ref())
-    });
-    let results: Vec<ContextResult> = contexts
+    let results = fleet::each(&f.contexts, |ctx| read_context(plan, f, &rt, ctx, monitor));
+    let results: Vec<ContextResult> = f
+        .contexts
         .iter()
         .zip(results)
         .map(|(ctx, r)| {
@@ -80,7 +80,7 @@ pub(super) fn run(a: &ExplainArgs, name: &str, contexts: &[String]) -> Result<i3
     } else {
         exit::OK
     };
-    if a.output == ReportFormat::Json {
+    if plan.output.format == ReportFormat::Json {
         // The document is written even when nothing was found: `errors[]` and `contexts[]`
         // say where it was looked for.
         let notes: Vec<String> = hits
@@ -88,13 +88,7 @@ pub(super) fn run(a: &ExplainArgs, name: &str, contexts: &[String]) -> Result<i3
             .flat_map(|(ctx, r)| r.notes.iter().map(|n| context_note(ctx, n)))
             .collect();
         let summaries: Vec<ContextSummary> = results.iter().map(|r| r.summary.clone()).collect();
-        let head = fleet_frame(
-            &summaries,
-            notes,
-            &a.replay.controller_time_zone,
-            flags.now,
-            flags.version,
-        );
+        let head = fleet_frame(&summaries, notes, plan);
         let fragments: Vec<String> = hits
             .iter()
             .flat_map(|(ctx, r)| r.cron_jobs.iter().map(|c| fragment_in_context(ctx, c)))
@@ -125,9 +119,9 @@ pub(super) fn run(a: &ExplainArgs, name: &str, contexts: &[String]) -> Result<i3
     }
     let o = explain::TextOptions {
         style: Style {
-            color: use_color(a.replay.color),
+            color: plan.output.color,
         },
-        width: width(),
+        width: plan.output.width,
     };
     let mut out = String::new();
     let missing: Vec<String> = results
@@ -210,25 +204,25 @@ fn nowhere(name: &str, results: &[ContextResult]) -> Error {
     UsageError::Nowhere(nowhere).into()
 }
 
-/// Connect to one context, look for NAME in its namespace, and diagnose it there at that
-/// cluster's clock and version; within the context's deadline.
+/// Connect to one context, look for the CronJob in its namespace, and diagnose it there at
+/// that cluster's clock and version; within the context's deadline.
 fn read_context(
-    a: &ExplainArgs,
+    plan: &Plan<ReportFormat>,
+    f: &Fleet,
     rt: &tokio::runtime::Runtime,
     ctx: &str,
-    name: &str,
-    flags: &LiveReplayFlags,
-    monitor: Option<&cluster::monitor_runs::MonitorService>,
+    monitor: Option<&MonitorService>,
 ) -> Result<ContextResult, Error> {
-    let deadline = Deadline::starting_now(a.fleet.context_timeout);
-    let kube = fleet::for_context(&a.kube, ctx, deadline);
+    let name = plan.select.name.as_deref().unwrap_or_default();
+    let deadline = Deadline::starting_now(f.context_timeout);
+    let kube = fleet::for_context(&f.kube, ctx, deadline);
     let (ns, server_version, snapshot, retained, clock) =
         rt.block_on(fleet::within(deadline, async {
             let LiveStart {
                 api,
                 namespace,
                 server_version,
-            } = live_start(&kube, false, a.namespace.as_deref(), false).await?;
+            } = live_start(&kube, false, &plan.select).await?;
             // Not -A: there is a namespace.
             let ns = namespace.unwrap_or_default();
             let snapshot = match fetch::explain(&api, &ns, name).await {
@@ -236,7 +230,7 @@ fn read_context(
                 Err(fetch::FetchError::NotFound(_)) => {
                     // Maybe in another namespace of this cluster; a failure here (a 403 on
                     // the cluster-wide LIST) just leaves "not found".
-                    let others = if a.namespace.is_none() {
+                    let others = if plan.select.namespace.is_none() {
                         fetch::namespaces_with(&api, name).await.unwrap_or_default()
                     } else {
                         Vec::new()
@@ -270,12 +264,12 @@ fn read_context(
                 cluster::server_now(&api),
             ))
         }))?;
-    let (version, now, notes) = flags.settle(server_version, clock);
+    let (at, notes) = plan.settle_live(server_version, clock);
     let mut summary = ContextSummary {
         context: ctx.to_string(),
         namespace: Some(ns),
-        now: Some(now),
-        version: Some(version),
+        now: Some(at.now),
+        version: Some(at.version),
         cron_jobs: Some(0),
         error: None,
     };
@@ -289,17 +283,9 @@ fn read_context(
         }
     };
     snapshot.notes.extend(notes);
-    let opts = Options {
-        now,
-        controller_zone_name: &a.replay.controller_time_zone,
-        controller_zone: &flags.zone,
-        version,
-        timeline: a.timeline,
-        severities: &a.config.settings.rules,
-    };
-    let mut r = report::build(&snapshot, Vec::new(), &opts);
+    let mut r = report::build(&snapshot, Vec::new(), &plan.options(at));
     if let Some(c) = r.cron_jobs.first_mut() {
-        report::retained_slots::merge(&mut c.timeline, &retained, now);
+        report::retained_slots::merge(&mut c.timeline, &retained, at.now);
     }
     summary.cron_jobs = Some(r.cron_jobs.len());
     Ok(ContextResult {

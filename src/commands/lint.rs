@@ -14,11 +14,12 @@ use doctor::render::{lint, sarif, style::Style};
 use doctor::report::{self, CronJobReport, stream, visible};
 use doctor::rules::Severity;
 
-use super::report_cmd::prepare;
+use super::plan::{self, Source};
+use super::read_files;
 use crate::cli::{FailOn, LintArgs, ReportFormat};
 use crate::error::exit;
 use crate::error::{Error, InputError, OutputError};
-use crate::term::{delivered, emit, use_color};
+use crate::term::{delivered, emit};
 
 /// A baseline file is a list of findings: far below this.
 const MAX_BASELINE_SIZE: u64 = 64 << 20;
@@ -27,9 +28,12 @@ pub fn run(a: &LintArgs) -> Result<i32, Error> {
     if a.print_config {
         return print_config(a);
     }
-    crate::input::set_max_input_size(a.input.max_input_size);
     let baseline = a.baseline.as_deref().map(read_baseline).transpose()?;
-    let mut p = prepare(&a.files, None, None, &a.replay, &a.config, 0)?;
+    let plan = plan::lint(a)?;
+    let Source::Files(files) = &plan.source else {
+        unreachable!("plan::lint reads files")
+    };
+    let mut p = read_files::read(&plan, files)?;
     let input_errors = !p.header.errors.is_empty();
     let threshold = match a.fail_on {
         FailOn::Error => Some(Severity::Error),
@@ -38,7 +42,7 @@ pub fn run(a: &LintArgs) -> Result<i32, Error> {
         FailOn::Never => None,
     };
     if let Some(path) = &a.write_baseline {
-        return write_baseline(p.into_report(), path, input_errors);
+        return write_baseline(p.into_report(&plan), path, input_errors);
     }
     let mut matcher = baseline.as_ref().map(Matcher::new);
     let drop_known = |cj: &mut CronJobReport, known: &[bool]| {
@@ -58,9 +62,9 @@ pub fn run(a: &LintArgs) -> Result<i32, Error> {
         })
     };
     let mut failing = 0;
-    let text = match a.output {
+    let text = match plan.output.format {
         ReportFormat::Json => {
-            let opts = p.options();
+            let opts = p.options(&plan);
             let written = stream::write_json_each(
                 &p.header,
                 report::cron_job_reports(&p.snapshot, &opts).map(|mut cj| {
@@ -75,7 +79,7 @@ pub fn run(a: &LintArgs) -> Result<i32, Error> {
             String::new()
         }
         ReportFormat::Sarif => {
-            let r = p.into_report();
+            let r = p.into_report(&plan);
             let states: Vec<Vec<bool>> = r
                 .cron_jobs
                 .iter()
@@ -110,7 +114,7 @@ pub fn run(a: &LintArgs) -> Result<i32, Error> {
             for n in &p.header.notes {
                 eprintln!("note: {n}");
             }
-            let opts = p.options();
+            let opts = p.options(&plan);
             let mut lines = lint::Lines::new(show);
             for mut cj in report::cron_job_reports(&p.snapshot, &opts) {
                 let k = known(&mut matcher, &cj);
@@ -122,7 +126,7 @@ pub fn run(a: &LintArgs) -> Result<i32, Error> {
             lines.finish(
                 &p.header.errors,
                 Style {
-                    color: use_color(a.replay.color),
+                    color: plan.output.color,
                 },
             )
         }
@@ -260,7 +264,7 @@ fn print_config(a: &LintArgs) -> Result<i32, Error> {
         FailOn::Error => doctor::config::FailOn::Error,
     });
     c.controller_time_zone = Some(a.replay.controller_time_zone.clone());
-    c.kube_version = Some(super::report_cmd::version(&a.replay)?);
+    c.kube_version = Some(plan::version(&a.replay)?.unwrap_or(doctor::replay::KubeVersion::NEWEST));
     let from = match &a.config.file {
         Some(f) => format!("# from {}\n", visible::one_line(&f.display().to_string())),
         None if a.config.no_config => "# --no-config: defaults and flags only\n".into(),

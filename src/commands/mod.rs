@@ -3,13 +3,17 @@
 
 pub mod completion;
 pub mod explain;
+mod explain_live;
+mod explain_slot;
 mod fleet;
 mod fleet_explain;
 pub mod lint;
 pub mod manpage;
 pub mod monitor;
 pub mod next;
-pub mod report_cmd;
+pub mod plan;
+mod read_cluster;
+mod read_files;
 pub mod rules;
 pub mod scan;
 pub mod suspend;

@@ -44,7 +44,8 @@ pub fn run(a: &MonitorArgs) -> Result<i32, Error> {
     let rt = cluster::runtime()?;
     rt.block_on(async {
         let api = cluster::connect(&a.kube, false).await?;
-        let ns = super::report_cmd::live_namespace(&api, a.namespace.as_deref(), a.all_namespaces)?;
+        let ns =
+            super::read_cluster::live_namespace(&api, a.namespace.as_deref(), a.all_namespaces)?;
         // Bind before anything else: a port in use is a usage error, said at once.
         let listener = match a.listen {
             Some(addr) => Some(

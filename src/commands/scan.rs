@@ -8,18 +8,19 @@ use std::time::Instant;
 
 use doctor::model::CronJob;
 use doctor::report::stream::{JsonStream, json_fragment};
-use doctor::report::{CronJobReport, Health, Options};
+use doctor::report::{CronJobReport, Health};
 
-use super::report_cmd::{LiveStart, live_replay_flags, live_start};
-use crate::cli::{ScanArgs, ScanFormat};
+use super::plan::{self, ScanPlan, Source};
+use super::read_cluster::{LiveStart, live_start};
+use crate::cli::{KubeArgs, ScanArgs, ScanFormat};
 use crate::cluster::diagnose::Plans;
 use crate::cluster::progress::Progress;
 use crate::cluster::{self, diagnose};
 use crate::error::Error;
 use crate::error::exit;
+use crate::term::emit;
 use crate::term::progress::{self, PROGRESS_DELAY, thousands};
 use crate::term::scan_table::{Row, table};
-use crate::term::{emit, use_color};
 
 /// One CronJob's result as the output needs it: its health for the footer and the exit code,
 /// and (unless filtered out) its table row or JSON fragment.
@@ -46,11 +47,19 @@ pub(super) enum Entry {
 
 pub fn run(a: &ScanArgs) -> Result<i32, Error> {
     let started = Instant::now();
-    if let Some(contexts) = cluster::fleet::contexts(&a.kube, &a.fleet)? {
-        return super::fleet::scan(a, &contexts, started);
+    let p = plan::scan(a)?;
+    match &p.plan.source {
+        Source::Fleet(f) => super::fleet::scan(&p, f, started),
+        Source::Cluster(kube) => one_cluster(&p, kube, started),
+        Source::Files(_) => unreachable!("plan::scan reads a cluster or a fleet"),
     }
-    let flags = live_replay_flags(&a.replay)?;
-    let text = a.output != ScanFormat::Json;
+}
+
+/// Scan one cluster: read it namespace by namespace, diagnose as the lists arrive, then the
+/// table or the rest of the streamed JSON.
+fn one_cluster(p: &ScanPlan, kube: &KubeArgs, started: Instant) -> Result<i32, Error> {
+    let plan = &p.plan;
+    let text = plan.output.format != ScanFormat::Json;
 
     let listed = Arc::new(Progress::default());
     let done = Arc::new(AtomicUsize::new(0));
@@ -66,12 +75,7 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
     };
     let display = progress::Display::start(text, PROGRESS_DELAY, status);
     let rt = cluster::runtime()?;
-    let prepared = rt.block_on(live_start(
-        &a.kube,
-        text,
-        a.namespace.as_deref(),
-        a.all_namespaces,
-    ));
+    let prepared = rt.block_on(live_start(kube, text, &plan.select));
     let LiveStart {
         api,
         namespace: ns,
@@ -84,24 +88,12 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
         }
     };
     // "Now" is fixed before the first namespace is diagnosed: the server's clock at /version.
-    let (version, now, notes_after) = flags.settle(server_version, cluster::server_now(&api));
-    let opts = Options {
-        now,
-        controller_zone_name: &a.replay.controller_time_zone,
-        controller_zone: &flags.zone,
-        version,
-        // Only the JSON report shows a timeline; a table row never reads it.
-        timeline: if a.output == ScanFormat::Json {
-            a.timeline
-        } else {
-            0
-        },
-        severities: &a.config.settings.rules,
-    };
+    let (at, notes_after) = plan.settle_live(server_version, cluster::server_now(&api));
+    let opts = plan.options(at);
     let (json, wide, only_problems) = (
-        a.output == ScanFormat::Json,
-        a.output == ScanFormat::Wide,
-        a.only_problems,
+        plan.output.format == ScanFormat::Json,
+        plan.output.format == ScanFormat::Wide,
+        p.only_problems,
     );
     let shape = |cj: &CronJob, r: CronJobReport| -> Diagnosed {
         let health = r.health;
@@ -200,10 +192,10 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
     if !rows.is_empty() {
         out.push_str(&table(
             &rows,
-            now,
-            a.all_namespaces,
+            at.now,
+            plan.select.all_namespaces,
             wide,
-            use_color(a.replay.color),
+            plan.output.color,
         ));
         out.push('\n');
     }
@@ -229,8 +221,8 @@ pub fn run(a: &ScanArgs) -> Result<i32, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use doctor::report::Report;
     use doctor::report::stream::write_json_around;
+    use doctor::report::{Options, Report};
     use std::io::Write;
 
     /// The report JSON from its frame and the CronJob fragments, written piece by piece: the

@@ -40,6 +40,20 @@ pub fn use_color(choice: ColorChoice) -> bool {
     }
 }
 
+/// `--color` plus NO_COLOR plus "is stderr a terminal": for what goes to stderr (the input
+/// errors), whatever stdout is.
+pub fn use_color_on_stderr(choice: ColorChoice) -> bool {
+    use std::io::IsTerminal;
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stderr().is_terminal()
+        }
+    }
+}
+
 /// Width for wrapping: `COLUMNS`, else the width of the terminal stdout is, else 100 (a pipe
 /// or a file). Narrower than 40 columns nothing reads well: 100 then too.
 pub fn width() -> usize {
