@@ -313,7 +313,8 @@ const CORE_FLOORS: &[&[&str]] = &[
     &["config", "retained"],
     // One report per CronJob: findings, headline, timeline, fix plan.
     &["report"],
-    &["baseline"],
+    // What is kept of a report: the baseline's fingerprints, the monitor's summary.
+    &["baseline", "monitor_view"],
     // Text, JSON, SARIF, Markdown.
     &["render"],
 ];

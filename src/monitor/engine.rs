@@ -9,13 +9,13 @@ use std::time::{Duration, Instant};
 use doctor::report::Options;
 use tokio::sync::{mpsc, watch};
 
-use super::evaluate::{Summary, evaluate_observed};
 use super::store::Key;
 use super::timers::Timers;
 use super::{Shared, lines, lock};
 use crate::cli::MonitorFormat;
 use crate::cluster::evidence_note;
 use crate::cluster::watch::{Change, Stream, Update};
+use doctor::monitor_view::{Summary, evaluate_observed};
 use doctor::retained;
 use doctor::retained::packed::PackedRun;
 

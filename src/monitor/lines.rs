@@ -8,11 +8,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
+use doctor::monitor_view::{Summary, health_str};
 use doctor::report::visible::one_line;
 use jiff::Timestamp;
 use serde_json::json;
 
-use super::evaluate::{Summary, health_str};
 use super::store::Key;
 
 /// `2026-11-20T12:00:00Z ns/name error: headline` (None: the CronJob was deleted).

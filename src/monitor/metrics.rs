@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, RwLock};
 
+use doctor::monitor_view::{Summary, health_str};
 use doctor::replay::KubeVersion;
 use doctor::report::visible::one_line;
 use prometheus_client::collector::Collector;
@@ -19,7 +20,6 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 
-use super::evaluate::{Summary, health_str};
 use super::store::Key;
 
 pub type Summaries = Arc<RwLock<BTreeMap<Key, Summary>>>;

@@ -5,7 +5,6 @@
 //! the `scan -o json` document (`/report`), readiness, or status lines on stdout.
 
 pub mod engine;
-pub mod evaluate;
 pub mod lines;
 pub mod listen;
 pub mod metrics;

@@ -2,13 +2,17 @@
 //! a CronJob, Job or Pod), keyed by (namespace, name), with the indexes that answer the two
 //! questions the monitor asks on every change: which CronJobs does this object touch, and
 //! what is the small snapshot of one CronJob (`cluster::diagnose`'s per-CronJob subset: the
-//! same look-ups, the same order as `scan`'s LIST order, hence the same report).
+//! same look-ups, the same order as `scan`'s LIST order, hence the same report). Which objects
+//! relate to a CronJob is `doctor::report::relation`'s to say; the store only keeps indexes
+//! that answer it without a pass over everything (10,000 CronJobs and their objects).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use doctor::model::{CronJob, Event, Evidence, Job, Pod, Snapshot};
+use doctor::names::digits_suffix;
 use doctor::report::index::namespace_of;
+use doctor::report::relation;
 
 use super::packed::Packed;
 use crate::cluster::watch::{Object, Stream};
@@ -26,13 +30,6 @@ fn key(ns: &str, name: &str) -> Key {
 /// The key of `name` in `k`'s namespace, sharing its namespace.
 fn sibling(k: &Key, name: &str) -> Key {
     (k.0.clone(), name.to_string())
-}
-
-use doctor::names::digits_suffix;
-
-/// The namespace an Event is filed under ([`Event::filed_namespace`]).
-fn event_ns(e: &Event) -> &str {
-    e.filed_namespace()
 }
 
 /// Which of the two Pod streams a Pod came from (they are relisted independently).
@@ -178,13 +175,11 @@ impl Store {
         let mut touched = self.remove_key(stream, &k);
         match obj {
             Object::CronJob(cj) => {
-                for a in &cj.status.active {
-                    if namespace_of(&a.namespace) == &*k.0 {
-                        self.active_refs
-                            .entry(sibling(&k, &a.name))
-                            .or_default()
-                            .insert(k.1.clone());
-                    }
+                for a in relation::active_jobs(&cj) {
+                    self.active_refs
+                        .entry(sibling(&k, a))
+                        .or_default()
+                        .insert(k.1.clone());
                 }
                 self.cron_jobs.insert(k.clone(), cj);
                 touched.insert(k);
@@ -217,10 +212,11 @@ impl Store {
                 }
             }
             Object::Event(e) => {
-                if !matches!(e.involved_object.kind.as_str(), "CronJob" | "Job" | "Pod") {
+                if !relation::is_evidence_kind(&e.involved_object.kind) {
                     return touched;
                 }
-                let about = (self.intern(event_ns(&e)), e.involved_object.name.clone());
+                let (ns, name) = relation::about(&e);
+                let about = (self.intern(ns), name.to_string());
                 if want_touched {
                     touched.extend(self.cron_jobs_about(&about));
                 }
@@ -250,8 +246,8 @@ impl Store {
         match stream {
             Stream::CronJobs => {
                 if let Some(cj) = self.cron_jobs.remove(k) {
-                    for a in &cj.status.active {
-                        let r = sibling(k, &a.name);
+                    for a in relation::active_jobs(&cj) {
+                        let r = sibling(k, a);
                         if let Some(set) = self.active_refs.get_mut(&r) {
                             set.remove(&k.1);
                             if set.is_empty() {
@@ -291,7 +287,8 @@ impl Store {
             }
             Stream::Events => {
                 if let Some(e) = self.events.remove(k).and_then(|e| e.unpack()) {
-                    let about = key(event_ns(&e), &e.involved_object.name);
+                    let (ns, name) = relation::about(&e);
+                    let about = key(ns, name);
                     touched.extend(self.cron_jobs_about(&about));
                     if let Some(set) = self.events_by_object.get_mut(&about) {
                         set.remove(k);
@@ -324,7 +321,11 @@ impl Store {
         self.cron_jobs_of(k, job.as_ref())
     }
 
-    /// [`Store::cron_jobs_of_job`] for the Job `k` when it is `job` (None: not stored).
+    /// [`Store::cron_jobs_of_job`] for the Job `k` when it is `job` (None: not stored): the
+    /// CronJobs it belongs to by itself ([`relation::cron_jobs_of_job`]) and those whose
+    /// `status.active` names it. Its other ownerReferences do not make it any CronJob's Job,
+    /// so a change of it must not re-diagnose those CronJobs, however many (docs/monitor.md,
+    /// "How it works": "Only what changed").
     fn cron_jobs_of(&self, k: &Key, job: Option<&Job>) -> BTreeSet<Key> {
         let mut out = BTreeSet::new();
         let mut add = |name: &str| {
@@ -333,11 +334,10 @@ impl Store {
                 out.insert(c);
             }
         };
-        if let Some(owner) = job.and_then(related_owner) {
-            add(owner);
-        }
-        if let Some(p) = digits_suffix(&k.1) {
-            add(p);
+        match job {
+            Some(job) => relation::cron_jobs_of_job(job, &k.1).for_each(&mut add),
+            // Not (or no longer) stored: what its name says.
+            None => digits_suffix(&k.1).into_iter().for_each(&mut add),
         }
         for cj in self.active_refs.get(k).into_iter().flatten() {
             add(cj);
@@ -366,7 +366,6 @@ impl Store {
     /// them — what `cluster::diagnose` cuts from a namespace, in the same order.
     pub fn subset(&self, k: &Key) -> Option<Snapshot> {
         let cj = self.cron_jobs.get(k)?;
-        let ns: &str = &k.0;
         let mut job_names: BTreeSet<&str> = self.jobs_named_after(k).collect();
         job_names.extend(
             self.jobs_by_owner
@@ -375,9 +374,9 @@ impl Store {
                 .flatten()
                 .map(String::as_str),
         );
-        for a in &cj.status.active {
-            if namespace_of(&a.namespace) == ns && self.jobs.contains_key(&sibling(k, &a.name)) {
-                job_names.insert(&a.name);
+        for a in relation::active_jobs(cj) {
+            if self.jobs.contains_key(&sibling(k, a)) {
+                job_names.insert(a);
             }
         }
         let jobs: Vec<Job> = job_names
@@ -430,29 +429,11 @@ impl Store {
     }
 }
 
-/// The one owner the diagnosis relates Job `job` to (`report::index`): its controller, else
-/// its first CronJob owner. Its other ownerReferences do not make it any CronJob's Job, so
-/// they must not make a change of it re-diagnose those CronJobs, however many
-/// (docs/monitor.md, "How it works": "Only what changed").
-fn related_owner(job: &Job) -> Option<&str> {
-    job.meta
-        .controller()
-        .or_else(|| {
-            job.meta
-                .owner_references
-                .iter()
-                .find(|o| o.kind == "CronJob")
-        })
-        .map(|o| o.name.as_str())
-}
-
-/// The related owner of Job `name` (see [`related_owner`]) when its name does not give it
-/// away (see `jobs_by_owner`).
+/// The CronJobs Job `name` belongs to by itself ([`relation::cron_jobs_of_job`]) that its
+/// name does not give away (see `jobs_by_owner`): its owner, unless the Job is named after it.
 fn owners_not_in_name<'a>(job: &'a Job, name: &'a str) -> impl Iterator<Item = &'a str> {
-    let prefix = digits_suffix(name);
-    related_owner(job)
-        .filter(move |o| Some(*o) != prefix)
-        .into_iter()
+    let named_after = digits_suffix(name);
+    relation::cron_jobs_of_job(job, name).filter(move |c| Some(*c) != named_after)
 }
 
 fn unindex(index: &mut HashMap<Key, BTreeSet<String>>, k: &Key, name: &str) {

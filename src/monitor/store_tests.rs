@@ -359,3 +359,210 @@ fn a_job_touches_only_the_cron_job_the_diagnosis_relates_it_to() {
     assert_eq!(s.upsert(Stream::Jobs, Object::Job(j)), keys(&["other-0"]));
     assert_eq!(job_names(&s, "other-0"), ["shared-job"]);
 }
+
+/// Everything the store holds, as one snapshot (Pods of both streams).
+fn everything(s: &Store) -> Snapshot {
+    Snapshot {
+        cron_jobs: s.cron_jobs.values().cloned().collect(),
+        jobs: s.jobs.values().filter_map(Packed::unpack).collect(),
+        pods: s
+            .pods
+            .iter()
+            .flat_map(|p| p.values())
+            .filter_map(Packed::unpack)
+            .collect(),
+        events: s.events.values().filter_map(Packed::unpack).collect(),
+        evidence: s.evidence,
+        notes: Vec::new(),
+    }
+}
+
+/// Related in every way the core knows, across two namespaces: owned, manual, named-after
+/// and `status.active` Jobs, a Job with a second CronJob owner, a Pod of each label, Events
+/// about each kind (one filed without a namespace).
+const RELATED: &str = r#"
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: backup, namespace: ops}
+spec: {schedule: "0 3 * * *", jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}}
+status:
+  active: [{name: adopted, namespace: ops}, {name: elsewhere, namespace: dev}]
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: report, namespace: ops}
+spec: {schedule: "0 4 * * *", jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}}
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: backup, namespace: dev}
+spec: {schedule: "0 5 * * *", jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: backup-29914740
+  namespace: ops
+  ownerReferences: [{apiVersion: batch/v1, kind: CronJob, name: backup, controller: true}]
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: backup-manual-x2b4c
+  namespace: ops
+  annotations: {cronjob.kubernetes.io/instantiate: manual}
+  ownerReferences: [{apiVersion: batch/v1, kind: CronJob, name: backup}]
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: backup-29916180, namespace: ops}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: adopted, namespace: ops}
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: report-29914800
+  namespace: ops
+  ownerReferences:
+  - {apiVersion: batch/v1, kind: CronJob, name: report, controller: true}
+  - {apiVersion: batch/v1, kind: CronJob, name: backup}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: backup-nightly, namespace: ops}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: backup-29914740, namespace: dev}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: backup-29914740-a1, namespace: ops, labels: {job-name: backup-29914740}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: adopted-b2, namespace: ops, labels: {batch.kubernetes.io/job-name: adopted}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: report-29914800-c3, namespace: ops, labels: {job-name: report-29914800}}
+---
+apiVersion: v1
+kind: Event
+metadata: {name: e1, namespace: ops}
+involvedObject: {kind: CronJob, name: backup, namespace: ops}
+reason: SuccessfulCreate
+---
+apiVersion: v1
+kind: Event
+metadata: {name: e2, namespace: ops}
+involvedObject: {kind: Pod, name: adopted-b2}
+reason: BackOff
+---
+apiVersion: v1
+kind: Event
+metadata: {name: e3, namespace: ops}
+involvedObject: {kind: Job, name: report-29914800, namespace: ops}
+reason: Completed
+---
+apiVersion: v1
+kind: Event
+metadata: {name: e4, namespace: dev}
+involvedObject: {kind: CronJob, name: backup, namespace: dev}
+reason: SuccessfulCreate
+"#;
+
+/// The store's indexes are the core's relation (`doctor::report::relation`), kept
+/// incrementally: a CronJob's subset holds the objects `Relations::subset` cuts from a
+/// snapshot of everything in the store. As sets: the store orders by name, a snapshot by
+/// its own order.
+#[test]
+fn the_stores_subset_is_the_cores_relation() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<std::path::PathBuf> = Vec::new();
+    for dir in [
+        "examples",
+        "tests/fixtures/actions",
+        "tests/fixtures/scenarios",
+        "tests/fixtures/live",
+    ] {
+        files.extend(
+            std::fs::read_dir(root.join(dir))
+                .unwrap()
+                .map(|e| e.unwrap().path()),
+        );
+    }
+    files.sort();
+    let mut texts: Vec<(String, String)> = files
+        .iter()
+        .map(|p| (p.display().to_string(), std::fs::read_to_string(p).unwrap()))
+        .collect();
+    assert!(texts.len() > 30, "{}", texts.len());
+    texts.push(("related.yaml".into(), RELATED.into()));
+    // Keys are unique in a store: ordered by them, equal sets are equal lists.
+    fn by_key<T: Clone>(objects: &[T], meta: fn(&T) -> &ObjectMeta) -> Vec<T> {
+        let mut v = objects.to_vec();
+        v.sort_by_key(|o| {
+            (
+                namespace_of(&meta(o).namespace).to_string(),
+                meta(o).name.clone(),
+            )
+        });
+        v
+    }
+    let mut compared = 0;
+    for (file, text) in &texts {
+        let (snapshot, _) = doctor::source::parse_text(file, text).into_snapshot();
+        let mut s = Store::new();
+        s.evidence = snapshot.evidence;
+        for c in snapshot.cron_jobs {
+            s.upsert(Stream::CronJobs, Object::CronJob(c));
+        }
+        for j in snapshot.jobs {
+            s.upsert(Stream::Jobs, Object::Job(j));
+        }
+        for p in snapshot.pods {
+            let stream = if p.meta.labels.contains_key("job-name") {
+                Stream::Pods
+            } else {
+                Stream::PodsNewLabel
+            };
+            s.upsert(stream, Object::Pod(p));
+        }
+        for e in snapshot.events {
+            s.upsert(Stream::Events, Object::Event(e));
+        }
+        let all = everything(&s);
+        let relations = relation::Relations::new(&all);
+        for cj in &all.cron_jobs {
+            let k = (
+                namespace_of(&cj.meta.namespace).into(),
+                cj.meta.name.clone(),
+            );
+            let ours = s.subset(&k).expect("stored");
+            let core = relations.subset(&all, cj);
+            let at = format!("{file}: {}/{}", k.0, k.1);
+            assert_eq!(ours.cron_jobs, core.cron_jobs, "{at}");
+            assert_eq!(
+                by_key(&ours.jobs, |j| &j.meta),
+                by_key(&core.jobs, |j| &j.meta),
+                "{at}"
+            );
+            assert_eq!(
+                by_key(&ours.pods, |p| &p.meta),
+                by_key(&core.pods, |p| &p.meta),
+                "{at}"
+            );
+            assert_eq!(
+                by_key(&ours.events, |e| &e.meta),
+                by_key(&core.events, |e| &e.meta),
+                "{at}"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 30, "{compared}");
+}

@@ -11,6 +11,7 @@ pub mod evidence;
 pub(crate) mod field_paths;
 pub mod memo;
 pub mod model;
+pub mod monitor_view;
 pub mod names;
 pub mod render;
 pub mod replay;

@@ -1,8 +1,8 @@
 //! The numbers behind the per-CronJob series, from hand-built snapshots at a fixed "now".
 
-use doctor::model::{Condition, CronJob, Evidence, Job, ObjectMeta, Snapshot};
-use doctor::replay::KubeVersion;
-use doctor::report::{Health, Options};
+use crate::model::{Condition, CronJob, Evidence, Job, ObjectMeta, Snapshot};
+use crate::replay::KubeVersion;
+use crate::report::{Health, Options};
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
@@ -59,7 +59,7 @@ fn run_at(s: &Snapshot, grace: i64, now: &str) -> Summary {
         version: KubeVersion::NEWEST,
         // No timeline asked for: `evaluate` builds the slots the last run needs itself.
         timeline: 0,
-        severities: doctor::config::NO_OVERRIDES,
+        severities: crate::config::NO_OVERRIDES,
     };
     evaluate(s, &opts, grace).unwrap()
 }
@@ -167,7 +167,7 @@ fn the_scheduled_timestamp_annotation_in_the_cron_jobs_zone_names_its_slot() {
 
 /// The snapshot of a manifest (the rules' examples are written as YAML).
 fn parsed(yaml: &str) -> Snapshot {
-    doctor::source::parse_text("example.yaml", yaml)
+    crate::source::parse_text("example.yaml", yaml)
         .into_snapshot()
         .0
 }
@@ -180,7 +180,7 @@ fn last_run_at(yaml: &str, now: &str) -> (Option<i64>, Option<u32>) {
 
 /// `run-not-started`'s examples: an hourly CronJob whose 11:00 run's Pod is Unschedulable
 /// (`fires_on`), or whose container started at 11:00:09 (`quiet_on`).
-use doctor::rules::run_not_started::RULE;
+use crate::rules::run_not_started::RULE;
 
 #[test]
 fn the_last_runs_start_delay_and_attempts_are_its_storys() {

@@ -1,13 +1,14 @@
 //! One CronJob's diagnosis, reduced to what the monitor keeps between changes: its health
 //! and headline (the status line), its findings (the `finding` series), the numbers of the
 //! other series, and when to look again if nothing in the cluster changes. Pure: the
-//! snapshot and "now" come in, nothing is read from outside.
+//! snapshot and "now" come in, nothing is read from outside. The monitor (`src/monitor`)
+//! keeps the summaries and turns them into series and lines.
 
 use std::collections::HashSet;
 
-use doctor::model::{Job, Snapshot};
-use doctor::report::{self, CronJobReport, Health, Options, Slot};
-use doctor::retained::RetainedRun;
+use crate::model::{Job, Snapshot};
+use crate::report::{self, CronJobReport, Health, Options, Slot};
+use crate::retained::RetainedRun;
 use jiff::Timestamp;
 
 /// Missed slots counted at most (the series says "this many or more").
@@ -31,13 +32,13 @@ pub struct Summary {
     pub headline: String,
     /// (rule slug, severity) of every current finding.
     pub findings: Vec<(&'static str, &'static str)>,
-    /// The cause of the status, as the headline tells it (`doctor::report::cause::of_status`):
+    /// The cause of the status, as the headline tells it ([`report::cause::of_status`]):
     /// a rule slug, `controller` or `none`.
     pub cause: &'static str,
-    /// The cause of [`Summary::missed_runs`] (`doctor::report::cause::of_missed`): a rule
+    /// The cause of [`Summary::missed_runs`] ([`report::cause::of_missed`]): a rule
     /// slug, `controller`, `unknown`, or `none` when nothing was missed.
     pub missed_cause: &'static str,
-    /// Why the next slot is predicted to produce no run (`doctor::rules::next_run_risk`),
+    /// Why the next slot is predicted to produce no run (`crate::rules::next_run_risk`),
     /// the reasons' names; empty when nothing shows it.
     pub at_risk: Vec<&'static str>,
     pub next_run: Option<Timestamp>,
@@ -64,7 +65,8 @@ pub fn health_str(h: Health) -> &'static str {
     }
 }
 
-/// Diagnose the one CronJob of `snapshot` (a [`super::store::Store::subset`]) as `scan` does.
+/// Diagnose the one CronJob of `snapshot` (the monitor's store cuts it: `Store::subset`) as
+/// `scan` does.
 /// Without the fix plan: no series or status line shows it (`/report` builds its own
 /// reports, plans included), and verifying a plan re-runs the rules on patched copies, a
 /// good part of the first sync's CPU (BENCHMARKS.md, "monitor at scale").
@@ -198,5 +200,5 @@ impl Ran {
 }
 
 #[cfg(test)]
-#[path = "evaluate_tests.rs"]
+#[path = "monitor_view_tests.rs"]
 mod tests;
