@@ -98,10 +98,7 @@ impl KeyFilter for CronJobAnnotations {
 pub struct JobAnnotations;
 impl KeyFilter for JobAnnotations {
     fn keep(key: &str) -> bool {
-        matches!(
-            key,
-            "batch.kubernetes.io/cronjob-scheduled-timestamp" | "cronjob.kubernetes.io/instantiate"
-        )
+        key == doctor::model::SCHEDULED_ANNOTATION || key == "cronjob.kubernetes.io/instantiate"
     }
 }
 

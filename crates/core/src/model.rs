@@ -7,6 +7,10 @@
 
 use jiff::Timestamp;
 
+/// The annotation the controller puts on each Job it creates: the slot it was made for,
+/// RFC 3339 in the CronJob's `spec.timeZone`, else UTC (from 1.28).
+pub const SCHEDULED_ANNOTATION: &str = "batch.kubernetes.io/cronjob-scheduled-timestamp";
+
 /// Where something was read from: 1-based line and column, like compilers print.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Default, serde::Serialize)]
 pub struct Position {

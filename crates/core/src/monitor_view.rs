@@ -24,7 +24,7 @@ const MISSED_CAP: usize = 10_000;
 pub const LAST_RUN_SLOTS: usize = 2;
 
 /// The scheduled-time annotation the controller sets on the Jobs it creates (1.28+).
-const SCHEDULED_ANNOTATION: &str = "batch.kubernetes.io/cronjob-scheduled-timestamp";
+use crate::model::SCHEDULED_ANNOTATION;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {

@@ -77,7 +77,7 @@ pub(crate) fn find_job<'a>(ctx: &Context<'a>, t: Timestamp) -> Option<&'a Job> {
         j.meta.name == name
             || j.meta
                 .annotations
-                .get("batch.kubernetes.io/cronjob-scheduled-timestamp")
+                .get(crate::model::SCHEDULED_ANNOTATION)
                 .and_then(|v| v.parse::<jiff::Timestamp>().ok())
                 == Some(t)
     })

@@ -11,7 +11,7 @@ use crate::rules::{Context, schedule_memo};
 use crate::text::human_duration;
 
 /// The scheduled-time annotation the controller sets on the Jobs it creates (≥1.28).
-pub const SCHEDULED_ANNOTATION: &str = "batch.kubernetes.io/cronjob-scheduled-timestamp";
+pub use crate::model::SCHEDULED_ANNOTATION;
 
 thread_local! {
     static INTERVALS: crate::memo::Map<schedule_memo::Key, schedule_memo::Entry<Option<Cadence>>> =
