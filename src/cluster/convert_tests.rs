@@ -1,8 +1,9 @@
 //! The live reading of an object must equal the file loader's reading of the same JSON, minus
 //! what the live path deliberately drops (Job specs, unneeded labels and annotations).
 
-use super::*;
-use crate::cluster::wire;
+use doctor::model::ConcurrencyPolicy;
+use doctor::source::convert::*;
+use doctor::source::wire;
 
 const CRONJOB: &str = r#"{
   "apiVersion": "batch/v1", "kind": "CronJob",

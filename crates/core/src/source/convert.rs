@@ -1,8 +1,8 @@
 //! From the slim wire structs to the model: moves, no copies, and the same readings the file
-//! loader makes (`doctor::source`), so a live object and its `kubectl get -o yaml` dump give
+//! loader makes (`source::manifest`), so a live object and its `kubectl get -o yaml` dump give
 //! the same diagnosis.
 
-use doctor::model::{
+use crate::model::{
     ConcurrencyPolicy, Condition, Container, ContainerState, ContainerStatus, CronJob, CronJobSpec,
     CronJobStatus, Event, EventClock, FieldManagerEntry, InvolvedObject, Job, JobSpec, JobStatus,
     JobTemplate, ObjectMeta, ObjectReference, OwnerReference, Pod,
@@ -247,7 +247,3 @@ pub fn event(w: wire::Event) -> Event {
         },
     }
 }
-
-#[cfg(test)]
-#[path = "convert_tests.rs"]
-mod tests;
