@@ -159,11 +159,8 @@ pub fn job(w: wire::Job) -> Job {
 }
 
 fn state(s: wire::StateWire) -> ContainerState {
-    let (name, d) = match (s.waiting, s.running, s.terminated) {
-        (Some(d), _, _) => ("waiting", d),
-        (_, Some(d), _) => ("running", d),
-        (_, _, Some(d)) => ("terminated", d),
-        _ => return ContainerState::default(),
+    let Some((name, d)) = s.state else {
+        return ContainerState::default();
     };
     let at = match name {
         "terminated" => d.finished_at.or(d.started_at),
@@ -199,7 +196,7 @@ fn statuses(cs: Vec<wire::ContainerStatus>) -> Vec<ContainerStatus> {
     })
 }
 
-pub fn pod(w: wire::Pod) -> Pod {
+pub fn pod<L: KeyFilter, A: KeyFilter>(w: wire::Pod<L, A>) -> Pod {
     let st = w.status;
     Pod {
         meta: meta(w.metadata),
@@ -216,7 +213,7 @@ pub fn pod(w: wire::Pod) -> Pod {
 
 /// A core/v1 Event, read like the file loader reads one (`EventClock`: `count` 1 when
 /// absent; the series and `eventTime` fill in for the timestamps newer clients leave empty).
-pub fn event(w: wire::Event) -> Event {
+pub fn event<L: KeyFilter, A: KeyFilter>(w: wire::Event<L, A>) -> Event {
     let (count, first_timestamp, last_timestamp) = EventClock {
         count: w.count,
         series_count: w.series.as_ref().and_then(|s| s.count),
@@ -244,6 +241,40 @@ pub fn event(w: wire::Event) -> Event {
             w.reporting_component
         } else {
             w.source.component
+        },
+    }
+}
+
+/// An `events.k8s.io/v1` Event, onto the core names (`EventClock::events_v1`; the reporting
+/// controller before the deprecated source).
+pub fn event_v1<L: KeyFilter, A: KeyFilter>(w: wire::EventV1<L, A>) -> Event {
+    let (count, first_timestamp, last_timestamp) = EventClock {
+        count: w.deprecated_count,
+        series_count: w.series.as_ref().and_then(|s| s.count),
+        first: w.deprecated_first_timestamp,
+        last: w.deprecated_last_timestamp,
+        series_last: w.series.as_ref().and_then(|s| s.last_observed_time),
+        event_time: w.event_time,
+    }
+    .events_v1();
+    Event {
+        meta: meta(w.metadata),
+        involved_object: InvolvedObject {
+            kind: w.regarding.kind,
+            name: w.regarding.name,
+            namespace: w.regarding.namespace,
+            uid: w.regarding.uid,
+        },
+        type_: w.type_,
+        reason: w.reason,
+        message: w.note,
+        count,
+        first_timestamp,
+        last_timestamp,
+        source: if w.reporting_controller.is_empty() {
+            w.deprecated_source.component
+        } else {
+            w.reporting_controller
         },
     }
 }

@@ -65,6 +65,7 @@ mod manifest;
 mod scalar;
 pub(crate) mod split;
 pub(crate) mod tree;
+mod tree_de;
 pub mod wire;
 
 use std::fmt;

@@ -1,18 +1,44 @@
-//! The API server's JSON, slimmed: serde structs with only the fields the model keeps.
+//! The API server's JSON, slimmed: serde structs with only the fields the model keeps. One
+//! struct per kind names its fields, for both readers of that kind (issue 22, "one reader per
+//! object kind"): the cluster path deserializes the LIST/WATCH bodies into them with
+//! serde_json, and the manifest reader deserializes a YAML/JSON document into the same structs
+//! through the position tree (`tree_de`); `convert` turns either into the model.
 //!
 //! Why not k8s-openapi's types: a full `Pod` or `Job` deserialises every env var, volume and
 //! managed field, which at `scan -A` scale (100,000 Jobs) costs more memory and time than the
 //! diagnosis itself. serde skips unknown fields while parsing, so whatever is not named here
 //! never allocates. Maps that can be large (annotations hold `last-applied-configuration`,
-//! whole manifests) are filtered while they are read, see `filter`.
+//! whole manifests) are filtered while they are read, see `filter`; the kinds the manifest
+//! reader shares take their filters as type parameters (the file path keeps every key).
+//!
+//! Fields of the shared structs are read through [`lenient`] (the manifest reader's leniency:
+//! a wrong type leaves the field absent) and declared in the order the manifest reader reports
+//! problems in (`tree_de` reads a struct in declaration order).
+//!
+//! Which kinds decode here, from both sources: Pods, core/v1 Events and `events.k8s.io/v1`
+//! Events ([`EventV1`], files only). CronJobs and Jobs are still read from manifests by
+//! `manifest::Reader` by hand: see `manifest`'s header for why and what is left.
 
 use jiff::Timestamp;
 use serde::Deserialize;
-use serde::de::{Deserializer, IgnoredAny};
+use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 
+use super::filter::BorrowedKey;
 pub use super::filter::{
     All, CronJobAnnotations, Filtered, JobAnnotations, KeyFilter, Managed, NoKeys, PodLabels,
 };
+
+/// A field read leniently from a manifest: a value of the wrong type was reported at its
+/// position by the tree deserializer (`tree_de`, which fails with its `SOFT` error then), and
+/// the field stays absent (its default). From the API server's JSON this is `T::deserialize`:
+/// its errors are never soft, and the success path costs nothing more.
+fn lenient<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(d: D) -> Result<T, D::Error> {
+    match T::deserialize(d) {
+        Ok(v) => Ok(v),
+        Err(e) if super::tree_de::is_soft(&e) => Ok(T::default()),
+        Err(e) => Err(e),
+    }
+}
 
 /// One page of a list response: its items. Its `metadata` (the continue token) is read
 /// separately, before the items, by `list::peek_continue`.
@@ -38,15 +64,15 @@ pub struct ListMeta {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OwnerRef {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub api_version: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub kind: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub name: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub uid: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub controller: Option<bool>,
 }
 
@@ -55,23 +81,25 @@ pub struct OwnerRef {
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", bound(deserialize = ""))]
 pub struct Meta<L: KeyFilter, A: KeyFilter, M: KeyFilter = NoKeys> {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub name: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub namespace: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub uid: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub resource_version: String,
+    #[serde(default, deserialize_with = "lenient")]
     pub creation_timestamp: Option<Timestamp>,
+    #[serde(default, deserialize_with = "lenient")]
     pub deletion_timestamp: Option<Timestamp>,
-    #[serde(default = "Filtered::default")]
+    #[serde(default, deserialize_with = "lenient")]
     pub labels: Filtered<L>,
-    #[serde(default = "Filtered::default")]
+    #[serde(default, deserialize_with = "lenient")]
     pub annotations: Filtered<A>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub owner_references: Vec<OwnerRef>,
-    #[serde(default = "Managed::default")]
+    #[serde(default, deserialize_with = "lenient")]
     pub managed_fields: Managed<M>,
 }
 
@@ -217,139 +245,222 @@ pub struct JobStatus {
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct Condition {
-    #[serde(rename = "type", default)]
+    #[serde(rename = "type", default, deserialize_with = "lenient")]
     pub type_: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub status: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub reason: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub message: String,
+    #[serde(default, deserialize_with = "lenient")]
     pub last_transition_time: Option<Timestamp>,
 }
 
 // ---- Pod -----------------------------------------------------------------------------------
 
-#[derive(Deserialize)]
-pub struct Pod {
-    #[serde(default)]
-    pub metadata: Meta<PodLabels, NoKeys>,
-    #[serde(default)]
+/// A Pod. The scan keeps only the labels that tie it to its Job (`L`, `A`: the key filters;
+/// the manifest reader keeps all).
+#[derive(Deserialize, Default)]
+#[serde(bound(deserialize = ""))]
+pub struct Pod<L: KeyFilter = PodLabels, A: KeyFilter = NoKeys> {
+    #[serde(default, deserialize_with = "lenient")]
+    pub metadata: Meta<L, A>,
+    #[serde(default, deserialize_with = "lenient")]
     pub spec: PodSpec,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub status: PodStatus,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct PodSpec {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub node_name: String,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct PodStatus {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub phase: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub reason: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub message: String,
+    #[serde(default, deserialize_with = "lenient")]
     pub start_time: Option<Timestamp>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub conditions: Vec<Condition>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub init_container_statuses: Vec<ContainerStatus>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub container_statuses: Vec<ContainerStatus>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerStatus {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub name: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub image: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub ready: bool,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub restart_count: i64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub state: StateWire,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub last_state: StateWire,
 }
 
-/// `{waiting: {…}}`, `{running: {…}}` or `{terminated: {…}}`.
-#[derive(Deserialize, Default)]
+/// `{waiting: {…}}`, `{running: {…}}` or `{terminated: {…}}`: the first of these keys (the
+/// API server writes one), with its details (empty when they are null).
+#[derive(Default)]
 pub struct StateWire {
-    pub waiting: Option<StateDetail>,
-    pub running: Option<StateDetail>,
-    pub terminated: Option<StateDetail>,
+    pub state: Option<(&'static str, StateDetail)>,
+}
+
+impl<'de> Deserialize<'de> for StateWire {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = StateWire;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a container state")
+            }
+            fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<StateWire, M::Error> {
+                let mut out = StateWire::default();
+                while let Some(BorrowedKey(k)) = m.next_key::<BorrowedKey<'de>>()? {
+                    let name = match &*k {
+                        "waiting" => "waiting",
+                        "running" => "running",
+                        "terminated" => "terminated",
+                        _ => "",
+                    };
+                    if name.is_empty() || out.state.is_some() {
+                        m.next_value::<IgnoredAny>()?;
+                        continue;
+                    }
+                    let detail: Option<StateDetail> = match m.next_value() {
+                        Ok(v) => v,
+                        Err(e) if super::tree_de::is_soft(&e) => None,
+                        Err(e) => return Err(e),
+                    };
+                    out.state = Some((name, detail.unwrap_or_default()));
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct StateDetail {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub reason: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub message: String,
+    #[serde(default, deserialize_with = "lenient")]
     pub exit_code: Option<i64>,
+    #[serde(default, deserialize_with = "lenient")]
     pub started_at: Option<Timestamp>,
+    #[serde(default, deserialize_with = "lenient")]
     pub finished_at: Option<Timestamp>,
 }
 
 // ---- Event (core/v1) -----------------------------------------------------------------------
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Event {
-    #[serde(default)]
-    pub metadata: Meta<NoKeys, NoKeys>,
-    #[serde(default)]
-    pub involved_object: Involved,
-    #[serde(rename = "type", default)]
-    pub type_: String,
-    #[serde(default)]
-    pub reason: String,
-    #[serde(default)]
-    pub message: String,
-    pub count: Option<i64>,
-    pub first_timestamp: Option<Timestamp>,
-    pub last_timestamp: Option<Timestamp>,
-    pub event_time: Option<Timestamp>,
+/// A core/v1 Event. The scan keeps none of its labels and annotations (`L`, `A`: the key
+/// filters; the manifest reader keeps all). Fields are declared in the order the manifest
+/// reader reports them (`tree_de` reads a struct in declaration order).
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", bound(deserialize = ""))]
+pub struct Event<L: KeyFilter = NoKeys, A: KeyFilter = NoKeys> {
+    #[serde(default, deserialize_with = "lenient")]
+    pub metadata: Meta<L, A>,
+    #[serde(default, deserialize_with = "lenient")]
     pub series: Option<Series>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
+    pub event_time: Option<Timestamp>,
+    #[serde(rename = "type", default, deserialize_with = "lenient")]
+    pub type_: String,
+    #[serde(default, deserialize_with = "lenient")]
+    pub reason: String,
+    #[serde(default, deserialize_with = "lenient")]
+    pub involved_object: Involved,
+    #[serde(default, deserialize_with = "lenient")]
+    pub message: String,
+    #[serde(default, deserialize_with = "lenient")]
+    pub count: Option<i64>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub first_timestamp: Option<Timestamp>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub last_timestamp: Option<Timestamp>,
+    #[serde(default, deserialize_with = "lenient")]
     pub source: Source,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub reporting_component: String,
+}
+
+/// An `events.k8s.io/v1` Event (read from files; the scan lists core/v1 Events): `regarding`,
+/// `note` and the `deprecated*` fields carry what core/v1 calls otherwise.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", bound(deserialize = ""))]
+pub struct EventV1<L: KeyFilter = NoKeys, A: KeyFilter = NoKeys> {
+    #[serde(default, deserialize_with = "lenient")]
+    pub metadata: Meta<L, A>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub series: Option<Series>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub event_time: Option<Timestamp>,
+    #[serde(rename = "type", default, deserialize_with = "lenient")]
+    pub type_: String,
+    #[serde(default, deserialize_with = "lenient")]
+    pub reason: String,
+    #[serde(default, deserialize_with = "lenient")]
+    pub regarding: Involved,
+    #[serde(default, deserialize_with = "lenient")]
+    pub note: String,
+    #[serde(default, deserialize_with = "lenient")]
+    pub deprecated_count: Option<i64>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub deprecated_first_timestamp: Option<Timestamp>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub deprecated_last_timestamp: Option<Timestamp>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub reporting_controller: String,
+    #[serde(default, deserialize_with = "lenient")]
+    pub deprecated_source: Source,
 }
 
 #[derive(Deserialize, Default)]
 pub struct Involved {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub kind: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub name: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub namespace: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub uid: String,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct Series {
+    #[serde(default, deserialize_with = "lenient")]
     pub count: Option<i64>,
+    #[serde(default, deserialize_with = "lenient")]
     pub last_observed_time: Option<Timestamp>,
 }
 
 #[derive(Deserialize, Default)]
 pub struct Source {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub component: String,
 }
 
@@ -394,7 +505,7 @@ impl Listed for Job {
         &self.metadata.name
     }
 }
-impl Listed for Pod {
+impl<L: KeyFilter, A: KeyFilter> Listed for Pod<L, A> {
     fn listed_namespace(&self) -> &str {
         &self.metadata.namespace
     }
@@ -402,7 +513,7 @@ impl Listed for Pod {
         &self.metadata.name
     }
 }
-impl Listed for Event {
+impl<L: KeyFilter, A: KeyFilter> Listed for Event<L, A> {
     fn listed_namespace(&self) -> &str {
         &self.metadata.namespace
     }
