@@ -254,7 +254,7 @@ impl Spawner {
                 JOBS => self.tasks.spawn(stream(
                     pager,
                     from,
-                    |w| Some(convert::job(w)),
+                    |w: wire::Job| Some(convert::job(w)),
                     Batch::Jobs,
                     seen,
                     tx,

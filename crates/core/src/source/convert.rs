@@ -132,18 +132,35 @@ pub fn cron_job(w: wire::CronJob) -> CronJob {
     }
 }
 
-pub fn job(w: wire::Job) -> Job {
+/// A Job's spec as read: what a run's story needs (the scan) or all of it (a manifest).
+pub trait RunSpec {
+    fn job_spec(self) -> JobSpec;
+}
+
+impl RunSpec for wire::JobRunSpec {
+    fn job_spec(self) -> JobSpec {
+        JobSpec {
+            parallelism: self.parallelism,
+            completions: self.completions,
+            suspend: self.suspend,
+            managed_by: self.managed_by,
+            completion_mode: self.completion_mode,
+            ..JobSpec::default()
+        }
+    }
+}
+
+impl RunSpec for wire::JobSpec {
+    fn job_spec(self) -> JobSpec {
+        job_spec(self).0
+    }
+}
+
+pub fn job<L: KeyFilter, A: KeyFilter, S: RunSpec>(w: wire::Job<L, A, S>) -> Job {
     let st = w.status;
     Job {
         meta: meta(w.metadata),
-        spec: JobSpec {
-            parallelism: w.spec.parallelism,
-            completions: w.spec.completions,
-            suspend: w.spec.suspend,
-            managed_by: w.spec.managed_by,
-            completion_mode: w.spec.completion_mode,
-            ..JobSpec::default()
-        },
+        spec: w.spec.job_spec(),
         status: JobStatus {
             start_time: st.start_time,
             completion_time: st.completion_time,

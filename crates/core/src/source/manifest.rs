@@ -2,33 +2,35 @@
 //! field reads with the leniency documented in `source`, and field positions.
 //!
 //! # One reader per kind (issue 22)
-//! Pods and Events are decoded by the `wire` structs the cluster path uses: the document is
-//! deserialized through `tree_de` (serde over the position tree, with this reader's leniency
-//! and diagnostics) and converted by `convert`, so one struct names each of their fields.
-//! The document order of problems is the wire structs' declaration order, which follows the
-//! order this reader used to ask for fields; three edge cases of malformed Pods differ from
-//! the hand-written reader they replace (none reachable from a valid object): a Pod with a
-//! wrong-typed `spec.nodeName` and a wrong-typed `status` field reports them spec first; a
-//! container state detail that is not a mapping (`waiting: 5`) is reported (it used to be
-//! read as an empty detail silently, as it still is read); and `exitCode`/`startedAt` of a
-//! `waiting` state are type-checked (they used to be skipped unread).
+//! Jobs, Pods and Events are decoded by the `wire` structs the cluster path uses: the
+//! document is deserialized through `tree_de` (serde over the position tree, with this
+//! reader's leniency, diagnostics and field positions) and converted by `convert`, so one
+//! struct names each of their fields. Problems come in the wire structs' declaration order,
+//! which follows the order this reader used to ask for fields; three edge cases of malformed
+//! Pods differ from the hand-written reader they replace (none reachable from a valid
+//! object): a Pod with a wrong-typed `spec.nodeName` and a wrong-typed `status` field reports
+//! them spec first; a container state detail that is not a mapping (`waiting: 5`) is reported
+//! (it used to be read as an empty detail silently, as it still is read); and
+//! `exitCode`/`startedAt` of a `waiting` state are type-checked (they used to be skipped).
+//! Who set `spec.suspend` (`managedFields`) stays read here (only the entries that set it),
+//! called by `tree_de` at that field.
 //!
-//! CronJobs and Jobs are still read by hand below, because what their reading needs is not
-//! in `tree_de` yet: field positions (`Origin::fields`, recorded for every field asked for,
-//! present or null, with container items indexed: `…containers.0.image`), the unknown-field
-//! Notes at the four CronJob levels (keyed by Kubernetes' own field lists, which name more
-//! than the wire structs read), the `apiVersion` notes, and a Job's whole spec (the scan
-//! reads `JobRunSpec`, a manifest's Job is read with its pod template). What is left for them:
-//! record positions in `tree_de::Entries` (path → `field_position(key, value)`, when
-//! `Reader::record`), give `tree_de` the `containers.N` path rule, and make `wire::Job`
-//! generic over its spec (`JobRunSpec` for the scan, `JobSpec` for files).
+//! CronJobs are still read by hand below: their reading also needs the unknown-field Notes
+//! at the four CronJob levels (keyed by Kubernetes' own field lists, which name more than the
+//! wire structs read), the `apiVersion` notes and the `apiVersion` kept, and an order of
+//! problems the wire struct's declaration does not have yet. What is left for them: a hook in
+//! `tree_de::De::deserialize_struct` calling `unknown_fields` at `""`, `spec`, `JT`, `JTS`,
+//! `PT` when reading a CronJob; `wire::CronJob` generic over its annotation filter, with
+//! `kind`/`apiVersion` named (positions) and its spec and status fields declared in this
+//! reader's order (`concurrencyPolicy` first; `active` last); `status.active` items not
+//! positioned (as owner references).
 
 use jiff::Timestamp;
 
 use crate::model::{
-    ConcurrencyPolicy, Condition, Container, CronJob, CronJobSpec, CronJobStatus, Event,
-    FieldManagerEntry, FieldPositions, Job, JobSpec, JobStatus, JobTemplate, ObjectMeta,
-    ObjectReference, Origin, OwnerReference, Pod, Position, StringMap, WrongType,
+    ConcurrencyPolicy, Container, CronJob, CronJobSpec, CronJobStatus, Event, FieldManagerEntry,
+    FieldPositions, Job, JobSpec, JobTemplate, ObjectMeta, ObjectReference, Origin, OwnerReference,
+    Pod, Position, StringMap, WrongType,
 };
 
 use super::filter::All;
@@ -214,8 +216,8 @@ fn read_object(
 pub(super) struct Reader<'o, 'f> {
     file: &'f str,
     out: &'o mut Loaded,
-    fields: FieldPositions,
-    record: bool,
+    pub(super) fields: FieldPositions,
+    pub(super) record: bool,
     /// Values of a type the API server rejects, for the object being read (see `Origin`).
     wrong_types: Vec<WrongType>,
     /// What `read_suspend_managers` read, for the object being read.
@@ -285,7 +287,7 @@ fn belongs_under(key: &str, parent: &str) -> Option<String> {
     (home != parent).then(|| format!("`{key}` belongs under `{home}`"))
 }
 
-fn field_position(key: N<'_, '_>, value: N<'_, '_>) -> Position {
+pub(super) fn field_position(key: N<'_, '_>, value: N<'_, '_>) -> Position {
     let scalar = matches!(value.shape(), Shape::Bool | Shape::Number | Shape::String);
     if scalar && !value.is_block() && value.pos().line == key.pos().line {
         value.pos()
@@ -862,53 +864,12 @@ impl<'d, 'a> Reader<'_, '_> {
         (spec, template.is_some())
     }
 
-    fn conditions(&mut self, parent: Option<N<'d, 'a>>, path: &str) -> Vec<Condition> {
-        let mut out = Vec::new();
-        let Some(cs) = self.seq_at(parent, "conditions", path) else {
-            return out;
-        };
-        for c in cs.items().filter(N::is_map) {
-            let c = Some(c);
-            out.push(Condition {
-                type_: self.string_at(c, "type", &format!("{path}[].type")),
-                status: self.string_at(c, "status", &format!("{path}[].status")),
-                reason: self.string_at(c, "reason", &format!("{path}[].reason")),
-                message: self.string_at(c, "message", &format!("{path}[].message")),
-                last_transition_time: self.time_at(
-                    c,
-                    "lastTransitionTime",
-                    &format!("{path}[].lastTransitionTime"),
-                ),
-            });
-        }
-        out
-    }
-
+    /// A Job, through the wire struct the scan reads (with the whole spec), and its positions.
     fn job(&mut self, obj: N<'d, 'a>) -> Job {
-        let _ = self.at(Some(obj), "kind", "kind");
-        let _ = self.at(Some(obj), "apiVersion", "apiVersion");
-        let meta = self.meta(obj);
-        let spec = self.map_at(Some(obj), "spec", "spec");
-        let (spec, _) = self.job_spec(spec, "spec");
-        let st = self.map_at(Some(obj), "status", "status");
-        let status = JobStatus {
-            start_time: self.time_at(st, "startTime", "status.startTime"),
-            completion_time: self.time_at(st, "completionTime", "status.completionTime"),
-            active: self.int_at(st, "active", "status.active").unwrap_or(0),
-            succeeded: self
-                .int_at(st, "succeeded", "status.succeeded")
-                .unwrap_or(0),
-            failed: self.int_at(st, "failed", "status.failed").unwrap_or(0),
-            terminating: self.int_at(st, "terminating", "status.terminating"),
-            ready: self.int_at(st, "ready", "status.ready"),
-            conditions: self.conditions(st, "status.conditions"),
-        };
-        Job {
-            meta,
-            spec,
-            status,
-            origin: Some(self.origin(obj)),
-        }
+        let mut job = convert::job(self.wire::<wire::Job<All, All, wire::JobSpec>>(obj));
+        job.meta.suspend_managers = std::mem::take(&mut self.suspend_managers);
+        job.origin = Some(self.origin(obj));
+        job
     }
 
     /// A Pod, through the wire struct the scan reads (`tree_de`).

@@ -21,7 +21,7 @@
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 
-use super::manifest::Reader;
+use super::manifest::{Reader, field_position};
 use super::tree::{N, Shape};
 
 /// The message of the error that says "already reported, leave the field absent".
@@ -136,6 +136,7 @@ impl<'de> de::Deserializer<'de> for De<'_, '_, '_, '_, '_> {
         if self.node.is_null() {
             return v.visit_map(Entries {
                 r: self.r,
+                fields: false,
                 entries: Vec::new().into_iter(),
                 value: None,
                 path: self.path,
@@ -146,6 +147,7 @@ impl<'de> de::Deserializer<'de> for De<'_, '_, '_, '_, '_> {
         }
         v.visit_map(Entries {
             r: self.r,
+            fields: false,
             entries: self.node.entries().into_iter(),
             value: None,
             path: self.path,
@@ -177,6 +179,7 @@ impl<'de> de::Deserializer<'de> for De<'_, '_, '_, '_, '_> {
         entries.sort_by_key(|e| e.0);
         v.visit_map(Entries {
             r: self.r,
+            fields: true,
             entries: entries
                 .into_iter()
                 .map(|e| e.1)
@@ -187,22 +190,41 @@ impl<'de> de::Deserializer<'de> for De<'_, '_, '_, '_, '_> {
         })
     }
 
+    /// A list of mappings. Containers are indexed (`…containers.0.image`, each item's position
+    /// recorded: a finding points at one container), and an item that is not a mapping is an
+    /// error; other lists read as `…[]` and skip such items.
     fn deserialize_seq<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value, Error> {
         if self.node.is_null() {
             return v.visit_seq(Items {
                 r: self.r,
                 items: Vec::new().into_iter(),
                 path: self.path,
+                indexed: false,
             });
         }
         if self.node.shape() != Shape::Seq {
             return Err(self.shape_error("a list"));
         }
-        let items: Vec<N<'_, '_>> = self.node.items().filter(N::is_map).collect();
+        let indexed = self.path.ends_with(".containers");
+        let items: Vec<N<'_, '_>> = if indexed {
+            self.node.items().collect()
+        } else {
+            self.node.items().filter(N::is_map).collect()
+        };
+        let path = if indexed {
+            self.path
+        } else {
+            format!("{}[]", self.path)
+        };
         v.visit_seq(Items {
             r: self.r,
-            items: items.into_iter(),
-            path: format!("{}[]", self.path),
+            items: items
+                .into_iter()
+                .enumerate()
+                .collect::<Vec<_>>()
+                .into_iter(),
+            path,
+            indexed,
         })
     }
 
@@ -264,6 +286,8 @@ impl<'de> de::Deserializer<'de> for De<'_, '_, '_, '_, '_> {
 /// A mapping's entries (merge keys resolved, the last of duplicate keys), by key.
 struct Entries<'r, 'o, 'f, 'd, 'a> {
     r: &'r mut Reader<'o, 'f>,
+    /// A struct's fields (positions recorded when the reader records), not a map's keys.
+    fields: bool,
     entries: std::vec::IntoIter<(N<'d, 'a>, N<'d, 'a>)>,
     value: Option<(String, N<'d, 'a>)>,
     path: String,
@@ -283,6 +307,11 @@ impl<'de> MapAccess<'de> for Entries<'_, '_, '_, '_, '_> {
             } else {
                 format!("{}.{key}", self.path)
             };
+            // Recorded like `Reader::at` records a field it asks for (present, null or not);
+            // `managedFields` is not asked for by path.
+            if self.fields && self.r.record && path != "metadata.managedFields" {
+                self.r.fields.insert(&path, field_position(k, v));
+            }
             self.value = Some((path, v));
             return seed
                 .deserialize(IntoDeserializer::<Error>::into_deserializer(key))
@@ -301,19 +330,27 @@ impl<'de> MapAccess<'de> for Entries<'_, '_, '_, '_, '_> {
             // struct, which reads every entry, skips them in manifests: `Managed<NoKeys>`).
             self.r.read_suspend_managers(node);
         }
-        seed.deserialize(De {
+        // Owner references are not positioned (only the list is).
+        let record = self.r.record;
+        if path == "metadata.ownerReferences" {
+            self.r.record = false;
+        }
+        let out = seed.deserialize(De {
             r: self.r,
             node,
             path,
-        })
+        });
+        self.r.record = record;
+        out
     }
 }
 
 /// A list's mapping items.
 struct Items<'r, 'o, 'f, 'd, 'a> {
     r: &'r mut Reader<'o, 'f>,
-    items: std::vec::IntoIter<N<'d, 'a>>,
+    items: std::vec::IntoIter<(usize, N<'d, 'a>)>,
     path: String,
+    indexed: bool,
 }
 
 impl<'de> SeqAccess<'de> for Items<'_, '_, '_, '_, '_> {
@@ -323,14 +360,34 @@ impl<'de> SeqAccess<'de> for Items<'_, '_, '_, '_, '_> {
         &mut self,
         seed: S,
     ) -> Result<Option<S::Value>, Error> {
-        let Some(node) = self.items.next() else {
-            return Ok(None);
-        };
-        seed.deserialize(De {
-            r: self.r,
-            node,
-            path: self.path.clone(),
-        })
-        .map(Some)
+        for (i, node) in self.items.by_ref() {
+            let path = if self.indexed {
+                let path = format!("{}.{i}", self.path);
+                if self.r.record {
+                    self.r.fields.insert(&path, node.pos());
+                }
+                if !node.is_map() {
+                    if !node.is_null() {
+                        let msg = format!(
+                            "`{path}` should be a mapping (a container), found {}",
+                            node.shape().describe()
+                        );
+                        self.r.error(&node.pos(), msg);
+                    }
+                    continue;
+                }
+                path
+            } else {
+                self.path.clone()
+            };
+            return seed
+                .deserialize(De {
+                    r: self.r,
+                    node,
+                    path,
+                })
+                .map(Some);
+        }
+        Ok(None)
     }
 }

@@ -15,9 +15,10 @@
 //! a wrong type leaves the field absent) and declared in the order the manifest reader reports
 //! problems in (`tree_de` reads a struct in declaration order).
 //!
-//! Which kinds decode here, from both sources: Pods, core/v1 Events and `events.k8s.io/v1`
-//! Events ([`EventV1`], files only). CronJobs and Jobs are still read from manifests by
-//! `manifest::Reader` by hand: see `manifest`'s header for why and what is left.
+//! Which kinds decode here, from both sources: Jobs (the scan with [`JobRunSpec`], files with
+//! the whole [`JobSpec`]), Pods, core/v1 Events and `events.k8s.io/v1` Events ([`EventV1`],
+//! files only). CronJobs are still read from manifests by `manifest::Reader` by hand: see
+//! `manifest`'s header for why and what is left.
 
 use jiff::Timestamp;
 use serde::Deserialize;
@@ -147,38 +148,50 @@ pub struct TemplateMeta {
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct JobSpec {
+    #[serde(default, deserialize_with = "lenient")]
     pub backoff_limit: Option<i64>,
+    #[serde(default, deserialize_with = "lenient")]
     pub backoff_limit_per_index: Option<i64>,
+    #[serde(default, deserialize_with = "lenient")]
     pub active_deadline_seconds: Option<i64>,
+    #[serde(default, deserialize_with = "lenient")]
     pub ttl_seconds_after_finished: Option<i64>,
+    #[serde(default, deserialize_with = "lenient")]
     pub parallelism: Option<i64>,
+    #[serde(default, deserialize_with = "lenient")]
     pub completions: Option<i64>,
+    #[serde(default, deserialize_with = "lenient")]
     pub suspend: Option<bool>,
+    #[serde(default, deserialize_with = "lenient")]
     pub pod_failure_policy: Option<IgnoredAny>,
-    pub template: Option<PodTemplate>,
+    #[serde(default, deserialize_with = "lenient")]
     pub managed_by: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
     pub completion_mode: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub template: Option<PodTemplate>,
 }
 
 #[derive(Deserialize, Default)]
 pub struct PodTemplate {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub spec: PodTemplateSpec,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct PodTemplateSpec {
+    #[serde(default, deserialize_with = "lenient")]
     pub restart_policy: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub containers: Vec<Container>,
 }
 
 #[derive(Deserialize, Default)]
 pub struct Container {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub name: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub image: String,
 }
 
@@ -203,14 +216,23 @@ pub struct ObjectRef {
 
 // ---- Job -----------------------------------------------------------------------------------
 
-/// A Job. Its own spec is not read (the rules judge the CronJob's template), so it is skipped.
-#[derive(Deserialize)]
-pub struct Job {
-    #[serde(default)]
-    pub metadata: Meta<NoKeys, JobAnnotations>,
-    #[serde(default)]
-    pub spec: JobRunSpec,
-    #[serde(default)]
+/// A Job. The scan reads only what a run's story needs of its spec (`JobRunSpec`: the rules
+/// judge the CronJob's template); a manifest's Job is read with its whole spec (`JobSpec`)
+/// and every label and annotation.
+#[derive(Deserialize, Default)]
+#[serde(bound(deserialize = "S: Deserialize<'de> + Default"))]
+pub struct Job<L: KeyFilter = NoKeys, A: KeyFilter = JobAnnotations, S = JobRunSpec> {
+    /// Not read: named so that a manifest's Job records their positions.
+    #[serde(default, deserialize_with = "lenient")]
+    pub kind: IgnoredAny,
+    #[serde(rename = "apiVersion")]
+    #[serde(default, deserialize_with = "lenient")]
+    pub api_version: IgnoredAny,
+    #[serde(default, deserialize_with = "lenient")]
+    pub metadata: Meta<L, A>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub spec: S,
+    #[serde(default, deserialize_with = "lenient")]
     pub status: JobStatus,
 }
 
@@ -218,27 +240,36 @@ pub struct Job {
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct JobRunSpec {
+    #[serde(default, deserialize_with = "lenient")]
     pub parallelism: Option<i64>,
+    #[serde(default, deserialize_with = "lenient")]
     pub completions: Option<i64>,
+    #[serde(default, deserialize_with = "lenient")]
     pub suspend: Option<bool>,
+    #[serde(default, deserialize_with = "lenient")]
     pub managed_by: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
     pub completion_mode: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct JobStatus {
+    #[serde(default, deserialize_with = "lenient")]
     pub start_time: Option<Timestamp>,
+    #[serde(default, deserialize_with = "lenient")]
     pub completion_time: Option<Timestamp>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub active: i64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub succeeded: i64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub failed: i64,
+    #[serde(default, deserialize_with = "lenient")]
     pub terminating: Option<i64>,
+    #[serde(default, deserialize_with = "lenient")]
     pub ready: Option<i64>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub conditions: Vec<Condition>,
 }
 
@@ -497,7 +528,7 @@ impl Listed for CronJob {
         &self.metadata.name
     }
 }
-impl Listed for Job {
+impl<L: KeyFilter, A: KeyFilter, S> Listed for Job<L, A, S> {
     fn listed_namespace(&self) -> &str {
         &self.metadata.namespace
     }
