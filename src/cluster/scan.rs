@@ -217,7 +217,7 @@ impl Spawner {
         self.tasks.spawn(stream(
             pager,
             From::CronJobs,
-            |w| Some(convert::cron_job(w)),
+            |w: wire::CronJob| Some(convert::cron_job(w)),
             Batch::CronJobs,
             self.seen.clone(),
             self.tx.clone(),

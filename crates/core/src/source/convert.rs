@@ -95,7 +95,7 @@ fn job_spec(s: wire::JobSpec) -> (JobSpec, bool) {
     (spec, has_template)
 }
 
-pub fn cron_job(w: wire::CronJob) -> CronJob {
+pub fn cron_job<A: KeyFilter, M: KeyFilter>(w: wire::CronJob<A, M>) -> CronJob {
     let s = w.spec;
     let jt = s.job_template;
     // The API server always has a template; `has_pod_template` is false only when the

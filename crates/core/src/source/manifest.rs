@@ -2,38 +2,40 @@
 //! field reads with the leniency documented in `source`, and field positions.
 //!
 //! # One reader per kind (issue 22)
-//! Jobs, Pods and Events are decoded by the `wire` structs the cluster path uses: the
-//! document is deserialized through `tree_de` (serde over the position tree, with this
-//! reader's leniency, diagnostics and field positions) and converted by `convert`, so one
-//! struct names each of their fields. Problems come in the wire structs' declaration order,
-//! which follows the order this reader used to ask for fields; three edge cases of malformed
-//! Pods differ from the hand-written reader they replace (none reachable from a valid
-//! object): a Pod with a wrong-typed `spec.nodeName` and a wrong-typed `status` field reports
-//! them spec first; a container state detail that is not a mapping (`waiting: 5`) is reported
-//! (it used to be read as an empty detail silently, as it still is read); and
-//! `exitCode`/`startedAt` of a `waiting` state are type-checked (they used to be skipped).
-//! Who set `spec.suspend` (`managedFields`) stays read here (only the entries that set it),
-//! called by `tree_de` at that field.
+//! This module no longer names the fields of a kind: CronJobs, Jobs, Pods and Events are
+//! decoded by the `wire` structs the cluster path uses (one struct per kind names each field
+//! once), deserialized from the document through `tree_de` (serde over the position tree) and
+//! turned into the model by the same `convert` the scan uses. What stays here is what only a
+//! file has, keyed by the same paths:
+//! - the typed reads with the loader's leniency and diagnostics (`str_value`, `int_value`,
+//!   `bool_value`, `time_value`), which `tree_de` calls for each field the wire struct asks;
+//! - field positions (`Origin::fields`; `tree_de` records them for every field of a struct it
+//!   reads, as `at` does here) and the values of a type the API server rejects;
+//! - the `apiVersion` notes, the kinds' dispatch, and the unknown-field Notes at the CronJob
+//!   levels (`cron_job_level`, called by `tree_de` as it enters each level; keyed by
+//!   Kubernetes' own field lists, which name more than the wire structs read);
+//! - who set `spec.suspend` (`read_suspend_managers`: only the `managedFields` entries that set
+//!   it are read, so a bad field of another entry is not reported), called by `tree_de` when
+//!   it reaches `metadata.managedFields`.
 //!
-//! CronJobs are still read by hand below: their reading also needs the unknown-field Notes
-//! at the four CronJob levels (keyed by Kubernetes' own field lists, which name more than the
-//! wire structs read), the `apiVersion` notes and the `apiVersion` kept, and an order of
-//! problems the wire struct's declaration does not have yet. What is left for them: a hook in
-//! `tree_de::De::deserialize_struct` calling `unknown_fields` at `""`, `spec`, `JT`, `JTS`,
-//! `PT` when reading a CronJob; `wire::CronJob` generic over its annotation filter, with
-//! `kind`/`apiVersion` named (positions) and its spec and status fields declared in this
-//! reader's order (`concurrencyPolicy` first; `active` last); `status.active` items not
-//! positioned (as owner references).
+//! Why the fast path and this one can share the structs: the only cost on the scan's side is
+//! `wire::lenient` around each field, a no-op unless the error is `tree_de`'s own; the wire
+//! structs take their label/annotation filters and a Job's spec as type parameters, so the
+//! scan keeps skipping what it skipped. Problems are reported in the wire structs' declaration
+//! order (`tree_de` reads a struct in that order), which is the order this reader used to ask
+//! in. Three edge cases of malformed Pods differ from the hand-written reader (none reachable
+//! from a valid object): a wrong-typed `spec.nodeName` together with a wrong-typed `status`
+//! field are reported spec first; a container state detail that is not a mapping
+//! (`waiting: 5`) is reported (it is still read as an empty detail); `exitCode`/`startedAt` of
+//! a `waiting` state are type-checked (they used to be skipped unread).
 
 use jiff::Timestamp;
 
 use crate::model::{
-    ConcurrencyPolicy, Container, CronJob, CronJobSpec, CronJobStatus, Event, FieldManagerEntry,
-    FieldPositions, Job, JobSpec, JobTemplate, ObjectMeta, ObjectReference, Origin, OwnerReference,
-    Pod, Position, StringMap, WrongType,
+    CronJob, Event, FieldManagerEntry, FieldPositions, Job, Origin, Pod, Position, WrongType,
 };
 
-use super::filter::All;
+use super::filter::{All, NoKeys};
 use super::scalar::{Plain, resolve_plain, yaml11_bool};
 use super::tree::{N, Shape, Style};
 use super::{LoadError, Loaded, Note};
@@ -157,6 +159,7 @@ fn read_object(
         record: true,
         wrong_types: Vec::new(),
         suspend_managers: Vec::new(),
+        cron_job: false,
     };
     match kind {
         "CronJob" => {
@@ -222,6 +225,8 @@ pub(super) struct Reader<'o, 'f> {
     wrong_types: Vec<WrongType>,
     /// What `read_suspend_managers` read, for the object being read.
     suspend_managers: Vec<FieldManagerEntry>,
+    /// Reading a CronJob: `cron_job_level` notes unknown fields.
+    cron_job: bool,
 }
 
 const CRONJOB_TOP: &[&str] = &["apiVersion", "kind", "metadata", "spec", "status"];
@@ -331,35 +336,6 @@ impl<'d, 'a> Reader<'_, '_> {
         (!v.is_null()).then_some(v)
     }
 
-    /// Like [`Self::at`] for a field that must be a mapping.
-    fn map_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<N<'d, 'a>> {
-        let v = self.at(parent, key, path)?;
-        if v.is_map() {
-            return Some(v);
-        }
-        self.error(
-            &v.pos(),
-            format!(
-                "`{path}` should be a mapping, found {}",
-                v.shape().describe()
-            ),
-        );
-        None
-    }
-
-    /// Like [`Self::at`] for a field that must be a list.
-    fn seq_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<N<'d, 'a>> {
-        let v = self.at(parent, key, path)?;
-        if v.shape() == Shape::Seq {
-            return Some(v);
-        }
-        self.error(
-            &v.pos(),
-            format!("`{path}` should be a list, found {}", v.shape().describe()),
-        );
-        None
-    }
-
     pub(super) fn str_value(&mut self, v: N<'d, 'a>, path: &str) -> Option<String> {
         let Some((s, style)) = v.scalar() else {
             self.error(
@@ -466,11 +442,6 @@ impl<'d, 'a> Reader<'_, '_> {
         }
     }
 
-    fn int_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<i64> {
-        let v = self.at(parent, key, path)?;
-        self.int_value(v, path)
-    }
-
     pub(super) fn bool_value(&mut self, v: N<'d, 'a>, path: &str) -> Option<bool> {
         let Some((s, style)) = v.scalar() else {
             self.error(
@@ -526,11 +497,6 @@ impl<'d, 'a> Reader<'_, '_> {
         }
     }
 
-    fn bool_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<bool> {
-        let v = self.at(parent, key, path)?;
-        self.bool_value(v, path)
-    }
-
     fn time_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<Timestamp> {
         let v = self.at(parent, key, path)?;
         self.time_value(v, path)
@@ -552,29 +518,6 @@ impl<'d, 'a> Reader<'_, '_> {
                 None
             }
         }
-    }
-
-    fn string_map(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> StringMap {
-        let Some(m) = self.map_at(parent, key, path) else {
-            return StringMap::new();
-        };
-        let mut entries = Vec::new();
-        for (k, v) in m.entries() {
-            let Some((name, _)) = k.scalar() else {
-                continue;
-            };
-            let value = if v.is_null() {
-                String::new()
-            } else {
-                self.str_value(v, &format!("{path}.{name}"))
-                    .unwrap_or_default()
-            };
-            entries.push((name.to_string(), value));
-        }
-        // All at once: sorted in O(n log n), not one insert at a time (untrusted key order).
-        let mut map: StringMap = entries.into_iter().collect();
-        map.shrink_to_fit();
-        map
     }
 
     /// Notes keys Kubernetes does not know at one level of a CronJob.
@@ -622,43 +565,6 @@ impl<'d, 'a> Reader<'_, '_> {
         }
     }
 
-    fn meta(&mut self, obj: N<'d, 'a>) -> ObjectMeta {
-        let m = self.map_at(Some(obj), "metadata", "metadata");
-        let mut meta = ObjectMeta {
-            name: self.string_at(m, "name", "metadata.name"),
-            namespace: self.string_at(m, "namespace", "metadata.namespace"),
-            uid: self.string_at(m, "uid", "metadata.uid"),
-            resource_version: self.string_at(m, "resourceVersion", "metadata.resourceVersion"),
-            creation_timestamp: self.time_at(m, "creationTimestamp", "metadata.creationTimestamp"),
-            deletion_timestamp: self.time_at(m, "deletionTimestamp", "metadata.deletionTimestamp"),
-            labels: self.string_map(m, "labels", "metadata.labels"),
-            annotations: self.string_map(m, "annotations", "metadata.annotations"),
-            ..ObjectMeta::default()
-        };
-        if let Some(refs) = self.seq_at(m, "ownerReferences", "metadata.ownerReferences") {
-            let record = std::mem::replace(&mut self.record, false);
-            for r in refs.items().filter(N::is_map) {
-                let r = Some(r);
-                let p = "metadata.ownerReferences[]";
-                meta.owner_references.push(OwnerReference {
-                    api_version: self.string_at(r, "apiVersion", &format!("{p}.apiVersion")),
-                    kind: self.string_at(r, "kind", &format!("{p}.kind")),
-                    name: self.string_at(r, "name", &format!("{p}.name")),
-                    uid: self.string_at(r, "uid", &format!("{p}.uid")),
-                    controller: self
-                        .bool_at(r, "controller", &format!("{p}.controller"))
-                        .unwrap_or(false),
-                });
-            }
-            self.record = record;
-        }
-        if let Some((_, mf)) = m.and_then(|m| m.get("managedFields")) {
-            self.read_suspend_managers(mf);
-        }
-        meta.suspend_managers = std::mem::take(&mut self.suspend_managers);
-        meta
-    }
-
     /// Who set `spec.suspend` (`metadata.managedFields`), into `self.suspend_managers`: only
     /// the entries that set it are read (so the wire struct, which reads every entry, is not
     /// used for it here).
@@ -691,8 +597,6 @@ impl<'d, 'a> Reader<'_, '_> {
         api_version: &str,
         api_node: Option<N<'d, 'a>>,
     ) -> CronJob {
-        let _ = self.at(Some(obj), "kind", "kind");
-        let _ = self.at(Some(obj), "apiVersion", "apiVersion");
         let api_pos = api_node.map_or_else(|| obj.pos(), |n| n.pos());
         match api_version {
             "batch/v1" => {}
@@ -714,154 +618,29 @@ impl<'d, 'a> Reader<'_, '_> {
                 format!("CronJob is served by apiVersion batch/v1, not `{other}` (the API server rejects this); read as batch/v1"),
             ),
         }
-        self.unknown_fields(Some(obj), CRONJOB_TOP, "");
-        let meta = self.meta(obj);
-        let spec = self.map_at(Some(obj), "spec", "spec");
-        self.unknown_fields(spec, CRONJOB_SPEC, "spec");
-        let concurrency_policy = ConcurrencyPolicy::from_spec(self.str_at(
-            spec,
-            "concurrencyPolicy",
-            "spec.concurrencyPolicy",
-        ));
-        let mut cj_spec = CronJobSpec {
-            schedule: self.str_at(spec, "schedule", "spec.schedule"),
-            time_zone: self.str_at(spec, "timeZone", "spec.timeZone"),
-            starting_deadline_seconds: self.int_at(
-                spec,
-                "startingDeadlineSeconds",
-                "spec.startingDeadlineSeconds",
-            ),
-            concurrency_policy,
-            suspend: self
-                .bool_at(spec, "suspend", "spec.suspend")
-                .unwrap_or(false),
-            successful_jobs_history_limit: self.int_at(
-                spec,
-                "successfulJobsHistoryLimit",
-                "spec.successfulJobsHistoryLimit",
-            ),
-            failed_jobs_history_limit: self.int_at(
-                spec,
-                "failedJobsHistoryLimit",
-                "spec.failedJobsHistoryLimit",
-            ),
-            job_template: JobTemplate::default(),
-        };
-        let jt = self.map_at(spec, "jobTemplate", JT);
-        self.unknown_fields(jt, TEMPLATE, JT);
-        let jt_meta = self.map_at(jt, "metadata", "spec.jobTemplate.metadata");
-        cj_spec.job_template.labels =
-            self.string_map(jt_meta, "labels", "spec.jobTemplate.metadata.labels");
-        cj_spec.job_template.annotations = self.string_map(
-            jt_meta,
-            "annotations",
-            "spec.jobTemplate.metadata.annotations",
-        );
-        let jts = self.map_at(jt, "spec", JTS);
-        self.unknown_fields(jts, JOB_SPEC, JTS);
-        let (job_spec, has_template) = self.job_spec(jts, JTS);
-        cj_spec.job_template.spec = job_spec;
-        cj_spec.job_template.has_pod_template = has_template;
-
-        let st = self.map_at(Some(obj), "status", "status");
-        let mut status = CronJobStatus {
-            last_schedule_time: self.time_at(st, "lastScheduleTime", "status.lastScheduleTime"),
-            last_successful_time: self.time_at(
-                st,
-                "lastSuccessfulTime",
-                "status.lastSuccessfulTime",
-            ),
-            active: Vec::new(),
-        };
-        if let Some(active) = self.seq_at(st, "active", "status.active") {
-            let record = std::mem::replace(&mut self.record, false);
-            for a in active.items().filter(N::is_map) {
-                let a = Some(a);
-                status.active.push(ObjectReference {
-                    name: self.string_at(a, "name", "status.active[].name"),
-                    namespace: self.string_at(a, "namespace", "status.active[].namespace"),
-                    uid: self.string_at(a, "uid", "status.active[].uid"),
-                });
-            }
-            self.record = record;
-        }
-        CronJob {
-            api_version: api_version.to_string(),
-            meta,
-            spec: cj_spec,
-            status,
-            origin: Some(self.origin(obj)),
-        }
+        self.cron_job = true;
+        let mut cj = convert::cron_job(self.wire::<wire::CronJob<All, NoKeys>>(obj));
+        self.cron_job = false;
+        cj.api_version = api_version.to_string();
+        cj.meta.suspend_managers = std::mem::take(&mut self.suspend_managers);
+        cj.origin = Some(self.origin(obj));
+        cj
     }
 
-    /// A Job spec at `prefix` (`spec` for a Job, `spec.jobTemplate.spec` for a CronJob), and
-    /// whether it has a pod `template`.
-    fn job_spec(&mut self, s: Option<N<'d, 'a>>, prefix: &str) -> (JobSpec, bool) {
-        let p = |f: &str| format!("{prefix}.{f}");
-        let mut spec = JobSpec {
-            backoff_limit: self.int_at(s, "backoffLimit", &p("backoffLimit")),
-            backoff_limit_per_index: self.int_at(
-                s,
-                "backoffLimitPerIndex",
-                &p("backoffLimitPerIndex"),
-            ),
-            active_deadline_seconds: self.int_at(
-                s,
-                "activeDeadlineSeconds",
-                &p("activeDeadlineSeconds"),
-            ),
-            ttl_seconds_after_finished: self.int_at(
-                s,
-                "ttlSecondsAfterFinished",
-                &p("ttlSecondsAfterFinished"),
-            ),
-            parallelism: self.int_at(s, "parallelism", &p("parallelism")),
-            completions: self.int_at(s, "completions", &p("completions")),
-            suspend: self.bool_at(s, "suspend", &p("suspend")),
-            has_pod_failure_policy: self
-                .at(s, "podFailurePolicy", &p("podFailurePolicy"))
-                .is_some(),
-            restart_policy: None,
-            managed_by: self.str_at(s, "managedBy", &p("managedBy")),
-            completion_mode: self.str_at(s, "completionMode", &p("completionMode")),
-            containers: Vec::new(),
+    /// Notes the keys Kubernetes does not know at the levels of a CronJob that matter (called
+    /// by `tree_de` as it starts reading each mapping, with its path).
+    pub(super) fn cron_job_level(&mut self, node: N<'d, 'a>, path: &str) {
+        if !self.cron_job {
+            return;
+        }
+        let known = match path {
+            "" => CRONJOB_TOP,
+            "spec" => CRONJOB_SPEC,
+            JT | PT => TEMPLATE,
+            JTS => JOB_SPEC,
+            _ => return,
         };
-        let tpl_path = p("template");
-        let template = self.map_at(s, "template", &tpl_path);
-        if prefix == JTS {
-            self.unknown_fields(template, TEMPLATE, PT);
-        }
-        let pod_path = format!("{tpl_path}.spec");
-        let pod = self.map_at(template, "spec", &pod_path);
-        spec.restart_policy =
-            self.str_at(pod, "restartPolicy", &format!("{pod_path}.restartPolicy"));
-        let cpath = format!("{pod_path}.containers");
-        if let Some(cs) = self.seq_at(pod, "containers", &cpath) {
-            for (i, c) in cs.items().enumerate() {
-                let ipath = format!("{cpath}.{i}");
-                if self.record {
-                    self.fields.insert(&ipath, c.pos());
-                }
-                if !c.is_map() {
-                    if !c.is_null() {
-                        self.error(
-                            &c.pos(),
-                            format!(
-                                "`{ipath}` should be a mapping (a container), found {}",
-                                c.shape().describe()
-                            ),
-                        );
-                    }
-                    continue;
-                }
-                let c = Some(c);
-                spec.containers.push(Container {
-                    name: self.string_at(c, "name", &format!("{ipath}.name")),
-                    image: self.string_at(c, "image", &format!("{ipath}.image")),
-                });
-            }
-        }
-        (spec, template.is_some())
+        self.unknown_fields(Some(node), known, path);
     }
 
     /// A Job, through the wire struct the scan reads (with the whole spec), and its positions.

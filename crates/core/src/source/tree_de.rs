@@ -177,6 +177,7 @@ impl<'de> de::Deserializer<'de> for De<'_, '_, '_, '_, '_> {
             })
             .collect();
         entries.sort_by_key(|e| e.0);
+        self.r.cron_job_level(self.node, &self.path);
         v.visit_map(Entries {
             r: self.r,
             fields: true,
@@ -330,9 +331,9 @@ impl<'de> MapAccess<'de> for Entries<'_, '_, '_, '_, '_> {
             // struct, which reads every entry, skips them in manifests: `Managed<NoKeys>`).
             self.r.read_suspend_managers(node);
         }
-        // Owner references are not positioned (only the list is).
+        // Owner references and a CronJob's active Jobs are not positioned (only the list is).
         let record = self.r.record;
-        if path == "metadata.ownerReferences" {
+        if path == "metadata.ownerReferences" || path == "status.active" {
             self.r.record = false;
         }
         let out = seed.deserialize(De {

@@ -15,10 +15,11 @@
 //! a wrong type leaves the field absent) and declared in the order the manifest reader reports
 //! problems in (`tree_de` reads a struct in declaration order).
 //!
-//! Which kinds decode here, from both sources: Jobs (the scan with [`JobRunSpec`], files with
-//! the whole [`JobSpec`]), Pods, core/v1 Events and `events.k8s.io/v1` Events ([`EventV1`],
-//! files only). CronJobs are still read from manifests by `manifest::Reader` by hand: see
-//! `manifest`'s header for why and what is left.
+//! Which kinds decode here, from both sources: every kind the tool reads. CronJobs (the scan
+//! drops kubectl's last-applied annotation), Jobs (the scan with [`JobRunSpec`], files with
+//! the whole [`JobSpec`]), Pods, core/v1 Events, and `events.k8s.io/v1` Events ([`EventV1`],
+//! files only). Still named twice: `managedFields` (`ManagedField` here; the manifest reader
+//! reads only the entries that set `spec.suspend`, to report nothing about the others).
 
 use jiff::Timestamp;
 use serde::Deserialize;
@@ -106,42 +107,57 @@ pub struct Meta<L: KeyFilter, A: KeyFilter, M: KeyFilter = NoKeys> {
 
 // ---- CronJob -------------------------------------------------------------------------------
 
-#[derive(Deserialize)]
-pub struct CronJob {
-    #[serde(default)]
-    pub metadata: Meta<All, CronJobAnnotations, All>,
-    #[serde(default)]
+#[derive(Deserialize, Default)]
+#[serde(bound(deserialize = ""))]
+pub struct CronJob<A: KeyFilter = CronJobAnnotations, M: KeyFilter = All> {
+    /// Not read: named so that a manifest's CronJob records their positions.
+    #[serde(default, deserialize_with = "lenient")]
+    pub kind: IgnoredAny,
+    #[serde(rename = "apiVersion")]
+    #[serde(default, deserialize_with = "lenient")]
+    pub api_version: IgnoredAny,
+    #[serde(default, deserialize_with = "lenient")]
+    pub metadata: Meta<All, A, M>,
+    #[serde(default, deserialize_with = "lenient")]
     pub spec: CronJobSpec,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub status: CronJobStatus,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct CronJobSpec {
-    pub schedule: Option<String>,
-    pub time_zone: Option<String>,
-    pub starting_deadline_seconds: Option<i64>,
+    #[serde(default, deserialize_with = "lenient")]
     pub concurrency_policy: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub schedule: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub time_zone: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub starting_deadline_seconds: Option<i64>,
+    #[serde(default, deserialize_with = "lenient")]
     pub suspend: Option<bool>,
+    #[serde(default, deserialize_with = "lenient")]
     pub successful_jobs_history_limit: Option<i64>,
+    #[serde(default, deserialize_with = "lenient")]
     pub failed_jobs_history_limit: Option<i64>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub job_template: JobTemplate,
 }
 
 #[derive(Deserialize, Default)]
 pub struct JobTemplate {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub metadata: TemplateMeta,
+    #[serde(default, deserialize_with = "lenient")]
     pub spec: Option<JobSpec>,
 }
 
 #[derive(Deserialize, Default)]
 pub struct TemplateMeta {
-    #[serde(default = "Filtered::default")]
+    #[serde(default, deserialize_with = "lenient")]
     pub labels: Filtered<All>,
-    #[serde(default = "Filtered::default")]
+    #[serde(default, deserialize_with = "lenient")]
     pub annotations: Filtered<All>,
 }
 
@@ -198,19 +214,21 @@ pub struct Container {
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct CronJobStatus {
-    #[serde(default)]
-    pub active: Vec<ObjectRef>,
+    #[serde(default, deserialize_with = "lenient")]
     pub last_schedule_time: Option<Timestamp>,
+    #[serde(default, deserialize_with = "lenient")]
     pub last_successful_time: Option<Timestamp>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub active: Vec<ObjectRef>,
 }
 
 #[derive(Deserialize, Default)]
 pub struct ObjectRef {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub name: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub namespace: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub uid: String,
 }
 
@@ -520,7 +538,7 @@ pub trait Listed {
     fn listed_name(&self) -> &str;
 }
 
-impl Listed for CronJob {
+impl<A: KeyFilter, M: KeyFilter> Listed for CronJob<A, M> {
     fn listed_namespace(&self) -> &str {
         &self.metadata.namespace
     }
