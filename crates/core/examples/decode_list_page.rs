@@ -44,6 +44,19 @@ fn job(i: usize) -> String {
     )
 }
 
+fn cron_job(i: usize) -> String {
+    format!(
+        r#"{{"apiVersion":"batch/v1","kind":"CronJob","metadata":{{"name":"cj-{i}","namespace":"ns-{ns}","uid":"cj-{i}","resourceVersion":"{i}","creationTimestamp":"2026-11-01T00:00:00Z",
+"labels":{{"app":"x","team":"t"}},"annotations":{{"kubectl.kubernetes.io/last-applied-configuration":"{{\"apiVersion\":\"batch/v1\",\"kind\":\"CronJob\",\"spec\":{{\"schedule\":\"*/5 * * * *\"}}}}","note":"n"}},
+"managedFields":[{{"manager":"kubectl","operation":"Update","time":"2026-11-01T00:00:00Z","fieldsType":"FieldsV1","fieldsV1":{{"f:spec":{{"f:suspend":{{}}}}}}}}]}},
+"spec":{{"schedule":"*/5 * * * *","timeZone":"Europe/Berlin","concurrencyPolicy":"Forbid","suspend":false,"successfulJobsHistoryLimit":3,"failedJobsHistoryLimit":1,"startingDeadlineSeconds":200,
+"jobTemplate":{{"metadata":{{"labels":{{"app":"x"}}}},"spec":{{"backoffLimit":2,"activeDeadlineSeconds":600,"template":{{"metadata":{{"labels":{{"app":"x"}}}},"spec":{{"restartPolicy":"OnFailure",
+"containers":[{{"name":"main","image":"busybox:1.36","command":["sh","-c","date"],"env":[{{"name":"A","value":"1"}}],"resources":{{"limits":{{"memory":"64Mi"}}}}}}]}}}}}}}}}},
+"status":{{"lastScheduleTime":"2026-11-20T11:55:00Z","lastSuccessfulTime":"2026-11-20T11:55:09Z","active":[{{"kind":"Job","name":"cj-{i}-1","namespace":"ns-{ns}","uid":"j-{i}"}}]}}}}"#,
+        ns = i % 100
+    )
+}
+
 fn page(n: usize, item: fn(usize) -> String) -> Vec<u8> {
     let items: Vec<String> = (0..n).map(item).collect();
     format!(
@@ -78,7 +91,9 @@ fn main() {
     let pods = page(30_000, pod);
     let events = page(50_000, event);
     let jobs = page(50_000, job);
+    let cron_jobs = page(10_000, cron_job);
     for _ in 0..2 {
+        time::<wire::CronJob>("cjs", &cron_jobs);
         time::<wire::Pod>("pods", &pods);
         time::<wire::Event>("events", &events);
         time::<wire::Job>("jobs", &jobs);
