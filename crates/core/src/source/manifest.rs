@@ -675,6 +675,7 @@ impl<'d, 'a> Reader<'_, '_> {
             r: self,
             node: obj,
             path: String::new(),
+            optional: false,
         };
         // Every field is read leniently and `obj` is a mapping: an error here is a wire struct
         // asking for something `tree_de` does not read.

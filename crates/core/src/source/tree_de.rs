@@ -13,9 +13,11 @@
 //! - `deserialize_struct`/`deserialize_map` a mapping, `deserialize_seq` a list of mappings
 //!   (every list the wire structs read is one; other items are skipped, as the loader does).
 //!
-//! A value of the wrong type fails with [`SOFT`] after it was reported; the wire structs read
-//! their fields through `wire::lenient`, which turns that failure (and only that one: the API
-//! server's JSON never produces it) into the field's default.
+//! A value of the wrong type, once reported, reads as the zero value (`""`, 0, false, an empty
+//! object or list), as the hand-written reader's defaults did; inside an `Option` it fails
+//! with [`SOFT`] instead, and the wire structs read their optional fields through
+//! `wire::lenient`, which turns that failure (and only that one: the API server's JSON never
+//! produces it) into None.
 //!
 //! Diagnostics come in document order (the hand-written reader went in the order it asked).
 
@@ -28,6 +30,8 @@ use super::tree::{N, Shape};
 pub(crate) const SOFT: &str = "\u{0}reported at its position";
 
 /// Whether a deserialization error is [`SOFT`] (only ever produced here).
+#[cold]
+#[inline(never)]
 pub(crate) fn is_soft(e: &impl std::fmt::Display) -> bool {
     e.to_string() == SOFT
 }
@@ -58,17 +62,29 @@ pub(crate) struct De<'r, 'o, 'f, 'd, 'a> {
     pub r: &'r mut Reader<'o, 'f>,
     pub node: N<'d, 'a>,
     pub path: String,
+    /// Inside an `Option`: a wrong type fails with [`SOFT`] (the field, read through
+    /// `wire::lenient`, stays None); elsewhere it reads as the zero value or an empty object.
+    pub optional: bool,
 }
 
 impl<'r, 'o, 'f, 'd, 'a> De<'r, 'o, 'f, 'd, 'a> {
-    fn shape_error(&mut self, what: &str) -> Error {
+    fn report_shape(&mut self, what: &str) {
         let msg = format!(
             "`{}` should be {what}, found {}",
             self.path,
             self.node.shape().describe()
         );
         self.r.error(&self.node.pos(), msg);
-        soft()
+    }
+
+    fn empty_map(self) -> Entries<'r, 'o, 'f, 'd, 'a> {
+        Entries {
+            r: self.r,
+            fields: false,
+            entries: Vec::new().into_iter(),
+            value: None,
+            path: self.path,
+        }
     }
 }
 
@@ -87,13 +103,21 @@ impl<'de> de::Deserializer<'de> for De<'_, '_, '_, '_, '_> {
         if self.node.is_null() {
             v.visit_none()
         } else {
-            v.visit_some(self)
+            v.visit_some(De {
+                optional: true,
+                ..self
+            })
         }
     }
 
     fn deserialize_string<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value, Error> {
         if self.node.scalar().is_none() {
-            return Err(self.shape_error("a string"));
+            self.report_shape("a string");
+            return if self.optional {
+                Err(soft())
+            } else {
+                v.visit_str("")
+            };
         }
         match self.r.str_value(self.node, &self.path) {
             Some(s) => v.visit_string(s),
@@ -104,7 +128,8 @@ impl<'de> de::Deserializer<'de> for De<'_, '_, '_, '_, '_> {
     /// A time (see the module header).
     fn deserialize_str<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value, Error> {
         if self.node.scalar().is_none() {
-            return Err(self.shape_error("a time"));
+            self.report_shape("a time");
+            return Err(soft());
         }
         match self.r.time_value(self.node, &self.path) {
             Some(t) => v.visit_string(t.to_string()),
@@ -112,38 +137,35 @@ impl<'de> de::Deserializer<'de> for De<'_, '_, '_, '_, '_> {
         }
     }
 
-    fn deserialize_i64<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value, Error> {
-        if self.node.scalar().is_none() {
-            return Err(self.shape_error("an integer"));
-        }
+    fn deserialize_i64<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        // `int_value` reports a non-scalar as `report_shape` would.
         match self.r.int_value(self.node, &self.path) {
             Some(i) => v.visit_i64(i),
-            None => Err(soft()),
+            None if self.optional => Err(soft()),
+            None => v.visit_i64(0),
         }
     }
 
-    fn deserialize_bool<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value, Error> {
-        if self.node.scalar().is_none() {
-            return Err(self.shape_error("true or false"));
-        }
+    fn deserialize_bool<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        // `bool_value` reports a non-scalar as `report_shape` would.
         match self.r.bool_value(self.node, &self.path) {
             Some(b) => v.visit_bool(b),
-            None => Err(soft()),
+            None if self.optional => Err(soft()),
+            None => v.visit_bool(false),
         }
     }
 
     fn deserialize_map<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value, Error> {
         if self.node.is_null() {
-            return v.visit_map(Entries {
-                r: self.r,
-                fields: false,
-                entries: Vec::new().into_iter(),
-                value: None,
-                path: self.path,
-            });
+            return v.visit_map(self.empty_map());
         }
         if !self.node.is_map() {
-            return Err(self.shape_error("a mapping"));
+            self.report_shape("a mapping");
+            return if self.optional {
+                Err(soft())
+            } else {
+                v.visit_map(self.empty_map())
+            };
         }
         v.visit_map(Entries {
             r: self.r,
@@ -204,7 +226,16 @@ impl<'de> de::Deserializer<'de> for De<'_, '_, '_, '_, '_> {
             });
         }
         if self.node.shape() != Shape::Seq {
-            return Err(self.shape_error("a list"));
+            self.report_shape("a list");
+            if self.optional {
+                return Err(soft());
+            }
+            return v.visit_seq(Items {
+                r: self.r,
+                items: Vec::new().into_iter(),
+                path: self.path,
+                indexed: false,
+            });
         }
         let indexed = self.path.ends_with(".containers");
         let items: Vec<N<'_, '_>> = if indexed {
@@ -340,6 +371,7 @@ impl<'de> MapAccess<'de> for Entries<'_, '_, '_, '_, '_> {
             r: self.r,
             node,
             path,
+            optional: false,
         });
         self.r.record = record;
         out
@@ -386,6 +418,7 @@ impl<'de> SeqAccess<'de> for Items<'_, '_, '_, '_, '_> {
                     r: self.r,
                     node,
                     path,
+                    optional: false,
                 })
                 .map(Some);
         }

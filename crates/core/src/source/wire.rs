@@ -11,9 +11,12 @@
 //! whole manifests) are filtered while they are read, see `filter`; the kinds the manifest
 //! reader shares take their filters as type parameters (the file path keeps every key).
 //!
-//! Fields of the shared structs are read through [`lenient`] (the manifest reader's leniency:
-//! a wrong type leaves the field absent) and declared in the order the manifest reader reports
-//! problems in (`tree_de` reads a struct in declaration order).
+//! Optional fields (and filtered maps) of the shared structs are read through [`lenient`]
+//! (the manifest reader's leniency: a wrong type leaves the field absent); other fields need
+//! nothing, `tree_de` reads a wrong type there as the zero value or an empty object (so the
+//! scan's structs carry the attribute only where a manifest needs it). Fields are declared in
+//! the order the manifest reader reports problems in (`tree_de` reads a struct in declaration
+//! order).
 //!
 //! Which kinds decode here, from both sources: every kind the tool reads. CronJobs (the scan
 //! drops kubectl's last-applied annotation), Jobs (the scan with [`JobRunSpec`], files with
@@ -34,6 +37,7 @@ pub use super::filter::{
 /// position by the tree deserializer (`tree_de`, which fails with its `SOFT` error then), and
 /// the field stays absent (its default). From the API server's JSON this is `T::deserialize`:
 /// its errors are never soft, and the success path costs nothing more.
+#[inline(always)]
 fn lenient<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(d: D) -> Result<T, D::Error> {
     match T::deserialize(d) {
         Ok(v) => Ok(v),
@@ -66,13 +70,13 @@ pub struct ListMeta {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OwnerRef {
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub api_version: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub kind: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub name: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub uid: String,
     #[serde(default, deserialize_with = "lenient")]
     pub controller: Option<bool>,
@@ -83,13 +87,13 @@ pub struct OwnerRef {
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", bound(deserialize = ""))]
 pub struct Meta<L: KeyFilter, A: KeyFilter, M: KeyFilter = NoKeys> {
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub name: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub namespace: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub uid: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub resource_version: String,
     #[serde(default, deserialize_with = "lenient")]
     pub creation_timestamp: Option<Timestamp>,
@@ -99,9 +103,9 @@ pub struct Meta<L: KeyFilter, A: KeyFilter, M: KeyFilter = NoKeys> {
     pub labels: Filtered<L>,
     #[serde(default, deserialize_with = "lenient")]
     pub annotations: Filtered<A>,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub owner_references: Vec<OwnerRef>,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub managed_fields: Managed<M>,
 }
 
@@ -111,16 +115,16 @@ pub struct Meta<L: KeyFilter, A: KeyFilter, M: KeyFilter = NoKeys> {
 #[serde(bound(deserialize = ""))]
 pub struct CronJob<A: KeyFilter = CronJobAnnotations, M: KeyFilter = All> {
     /// Not read: named so that a manifest's CronJob records their positions.
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub kind: IgnoredAny,
     #[serde(rename = "apiVersion")]
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub api_version: IgnoredAny,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub metadata: Meta<All, A, M>,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub spec: CronJobSpec,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub status: CronJobStatus,
 }
 
@@ -141,13 +145,13 @@ pub struct CronJobSpec {
     pub successful_jobs_history_limit: Option<i64>,
     #[serde(default, deserialize_with = "lenient")]
     pub failed_jobs_history_limit: Option<i64>,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub job_template: JobTemplate,
 }
 
 #[derive(Deserialize, Default)]
 pub struct JobTemplate {
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub metadata: TemplateMeta,
     #[serde(default, deserialize_with = "lenient")]
     pub spec: Option<JobSpec>,
@@ -190,7 +194,7 @@ pub struct JobSpec {
 
 #[derive(Deserialize, Default)]
 pub struct PodTemplate {
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub spec: PodTemplateSpec,
 }
 
@@ -199,15 +203,15 @@ pub struct PodTemplate {
 pub struct PodTemplateSpec {
     #[serde(default, deserialize_with = "lenient")]
     pub restart_policy: Option<String>,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub containers: Vec<Container>,
 }
 
 #[derive(Deserialize, Default)]
 pub struct Container {
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub name: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub image: String,
 }
 
@@ -218,17 +222,17 @@ pub struct CronJobStatus {
     pub last_schedule_time: Option<Timestamp>,
     #[serde(default, deserialize_with = "lenient")]
     pub last_successful_time: Option<Timestamp>,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub active: Vec<ObjectRef>,
 }
 
 #[derive(Deserialize, Default)]
 pub struct ObjectRef {
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub name: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub namespace: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub uid: String,
 }
 
@@ -241,16 +245,16 @@ pub struct ObjectRef {
 #[serde(bound(deserialize = "S: Deserialize<'de> + Default"))]
 pub struct Job<L: KeyFilter = NoKeys, A: KeyFilter = JobAnnotations, S = JobRunSpec> {
     /// Not read: named so that a manifest's Job records their positions.
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub kind: IgnoredAny,
     #[serde(rename = "apiVersion")]
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub api_version: IgnoredAny,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub metadata: Meta<L, A>,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub spec: S,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub status: JobStatus,
 }
 
@@ -277,30 +281,30 @@ pub struct JobStatus {
     pub start_time: Option<Timestamp>,
     #[serde(default, deserialize_with = "lenient")]
     pub completion_time: Option<Timestamp>,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub active: i64,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub succeeded: i64,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub failed: i64,
     #[serde(default, deserialize_with = "lenient")]
     pub terminating: Option<i64>,
     #[serde(default, deserialize_with = "lenient")]
     pub ready: Option<i64>,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub conditions: Vec<Condition>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct Condition {
-    #[serde(rename = "type", default, deserialize_with = "lenient")]
+    #[serde(rename = "type", default)]
     pub type_: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub status: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub reason: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub message: String,
     #[serde(default, deserialize_with = "lenient")]
     pub last_transition_time: Option<Timestamp>,
@@ -313,54 +317,54 @@ pub struct Condition {
 #[derive(Deserialize, Default)]
 #[serde(bound(deserialize = ""))]
 pub struct Pod<L: KeyFilter = PodLabels, A: KeyFilter = NoKeys> {
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub metadata: Meta<L, A>,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub spec: PodSpec,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub status: PodStatus,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct PodSpec {
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub node_name: String,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct PodStatus {
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub phase: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub reason: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub message: String,
     #[serde(default, deserialize_with = "lenient")]
     pub start_time: Option<Timestamp>,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub conditions: Vec<Condition>,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub init_container_statuses: Vec<ContainerStatus>,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub container_statuses: Vec<ContainerStatus>,
 }
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerStatus {
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub name: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub image: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub ready: bool,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub restart_count: i64,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub state: StateWire,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub last_state: StateWire,
 }
 
@@ -409,9 +413,9 @@ impl<'de> Deserialize<'de> for StateWire {
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct StateDetail {
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub reason: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub message: String,
     #[serde(default, deserialize_with = "lenient")]
     pub exit_code: Option<i64>,
@@ -429,19 +433,19 @@ pub struct StateDetail {
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", bound(deserialize = ""))]
 pub struct Event<L: KeyFilter = NoKeys, A: KeyFilter = NoKeys> {
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub metadata: Meta<L, A>,
     #[serde(default, deserialize_with = "lenient")]
     pub series: Option<Series>,
     #[serde(default, deserialize_with = "lenient")]
     pub event_time: Option<Timestamp>,
-    #[serde(rename = "type", default, deserialize_with = "lenient")]
+    #[serde(rename = "type", default)]
     pub type_: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub reason: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub involved_object: Involved,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub message: String,
     #[serde(default, deserialize_with = "lenient")]
     pub count: Option<i64>,
@@ -449,9 +453,9 @@ pub struct Event<L: KeyFilter = NoKeys, A: KeyFilter = NoKeys> {
     pub first_timestamp: Option<Timestamp>,
     #[serde(default, deserialize_with = "lenient")]
     pub last_timestamp: Option<Timestamp>,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub source: Source,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub reporting_component: String,
 }
 
@@ -460,19 +464,19 @@ pub struct Event<L: KeyFilter = NoKeys, A: KeyFilter = NoKeys> {
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", bound(deserialize = ""))]
 pub struct EventV1<L: KeyFilter = NoKeys, A: KeyFilter = NoKeys> {
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub metadata: Meta<L, A>,
     #[serde(default, deserialize_with = "lenient")]
     pub series: Option<Series>,
     #[serde(default, deserialize_with = "lenient")]
     pub event_time: Option<Timestamp>,
-    #[serde(rename = "type", default, deserialize_with = "lenient")]
+    #[serde(rename = "type", default)]
     pub type_: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub reason: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub regarding: Involved,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub note: String,
     #[serde(default, deserialize_with = "lenient")]
     pub deprecated_count: Option<i64>,
@@ -480,21 +484,21 @@ pub struct EventV1<L: KeyFilter = NoKeys, A: KeyFilter = NoKeys> {
     pub deprecated_first_timestamp: Option<Timestamp>,
     #[serde(default, deserialize_with = "lenient")]
     pub deprecated_last_timestamp: Option<Timestamp>,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub reporting_controller: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub deprecated_source: Source,
 }
 
 #[derive(Deserialize, Default)]
 pub struct Involved {
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub kind: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub name: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub namespace: String,
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub uid: String,
 }
 
@@ -509,7 +513,7 @@ pub struct Series {
 
 #[derive(Deserialize, Default)]
 pub struct Source {
-    #[serde(default, deserialize_with = "lenient")]
+    #[serde(default)]
     pub component: String,
 }
 
