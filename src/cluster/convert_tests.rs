@@ -1,8 +1,9 @@
 //! The live reading of an object must equal the file loader's reading of the same JSON, minus
 //! what the live path deliberately drops (Job specs, unneeded labels and annotations).
 
-use super::*;
-use crate::cluster::wire;
+use doctor::model::ConcurrencyPolicy;
+use doctor::source::convert::*;
+use doctor::source::wire;
 
 const CRONJOB: &str = r#"{
   "apiVersion": "batch/v1", "kind": "CronJob",
@@ -167,7 +168,7 @@ fn events_read_like_the_file_loader_including_series() {
 
 #[test]
 fn absent_and_null_fields_are_defaults() {
-    let cj = cron_job(
+    let cj = cron_job::<wire::CronJobAnnotations, wire::All>(
         serde_json::from_str(
             r#"{"metadata":{"name":"x","labels":null},"spec":{"schedule":"* * * * *"}}"#,
         )
@@ -175,8 +176,9 @@ fn absent_and_null_fields_are_defaults() {
     );
     assert_eq!(cj.spec.concurrency_policy, ConcurrencyPolicy::Allow);
     assert!(!cj.spec.job_template.has_pod_template);
-    let cj =
-        cron_job(serde_json::from_str(r#"{"spec":{"concurrencyPolicy":"Sometimes"}}"#).unwrap());
+    let cj = cron_job::<wire::CronJobAnnotations, wire::All>(
+        serde_json::from_str(r#"{"spec":{"concurrencyPolicy":"Sometimes"}}"#).unwrap(),
+    );
     assert_eq!(
         cj.spec.concurrency_policy,
         ConcurrencyPolicy::Other("Sometimes".into())

@@ -3,11 +3,9 @@
 //! snapshot means is decided by `doctor`, exactly as for files.
 
 pub mod config;
-mod convert;
 pub mod diagnose;
 pub mod exec_plugin;
 pub mod fetch;
-mod filter;
 pub mod fleet;
 pub mod http;
 pub mod list;
@@ -20,9 +18,15 @@ pub mod scan;
 pub mod slices;
 mod surrogates;
 pub mod watch;
-mod wire;
 pub mod write_requests;
 pub mod writer;
+
+// The API server's JSON is read by the core's one reader per kind (`doctor::source::wire`).
+use doctor::source::{convert, wire};
+
+#[cfg(test)]
+#[path = "convert_tests.rs"]
+mod convert_tests;
 
 use doctor::replay::KubeVersion;
 use jiff::Timestamp;

@@ -42,7 +42,11 @@ fn unexpected(path: &ApiPath, e: serde_json::Error) -> ApiError {
 pub async fn cron_job(api: &Api, ns: &str, name: &str) -> Result<Read<CronJob>, ApiError> {
     let path = ApiPath::item("batch/v1", "cronjobs", ns, name);
     let body = api.get(&path, &[]).await?;
-    both(&body, convert::cron_job).map_err(|e| unexpected(&path, e))
+    both(
+        &body,
+        convert::cron_job::<wire::CronJobAnnotations, wire::All>,
+    )
+    .map_err(|e| unexpected(&path, e))
 }
 
 /// The model of a CronJob the API server sent back (the answer to a PATCH).

@@ -217,7 +217,7 @@ impl Spawner {
         self.tasks.spawn(stream(
             pager,
             From::CronJobs,
-            |w| Some(convert::cron_job(w)),
+            |w: wire::CronJob| Some(convert::cron_job(w)),
             Batch::CronJobs,
             self.seen.clone(),
             self.tx.clone(),
@@ -254,7 +254,7 @@ impl Spawner {
                 JOBS => self.tasks.spawn(stream(
                     pager,
                     from,
-                    |w| Some(convert::job(w)),
+                    |w: wire::Job| Some(convert::job(w)),
                     Batch::Jobs,
                     seen,
                     tx,

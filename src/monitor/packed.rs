@@ -12,7 +12,7 @@
 //! unpacking gives back an equal object (tests hold it to account), so the diagnosis of a
 //! snapshot made of unpacked objects is the diagnosis `scan` makes. The only exception is
 //! `origin` (where a manifest file placed the object), which objects read from a cluster never
-//! have (`cluster::convert` sets None).
+//! have (`doctor::source::convert` sets None).
 
 use std::marker::PhantomData;
 

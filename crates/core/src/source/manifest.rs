@@ -1,18 +1,45 @@
 //! From a parsed YAML document to model objects: dispatch on `kind` (Lists included), typed
 //! field reads with the leniency documented in `source`, and field positions.
+//!
+//! # One reader per kind (issue 22)
+//! This module no longer names the fields of a kind: CronJobs, Jobs, Pods and Events are
+//! decoded by the `wire` structs the cluster path uses (one struct per kind names each field
+//! once), deserialized from the document through `tree_de` (serde over the position tree) and
+//! turned into the model by the same `convert` the scan uses. What stays here is what only a
+//! file has, keyed by the same paths:
+//! - the typed reads with the loader's leniency and diagnostics (`str_value`, `int_value`,
+//!   `bool_value`, `time_value`), which `tree_de` calls for each field the wire struct asks;
+//! - field positions (`Origin::fields`; `tree_de` records them for every field of a struct it
+//!   reads, as `at` does here) and the values of a type the API server rejects;
+//! - the `apiVersion` notes, the kinds' dispatch, and the unknown-field Notes at the CronJob
+//!   levels (`cron_job_level`, called by `tree_de` as it enters each level; keyed by
+//!   Kubernetes' own field lists, which name more than the wire structs read);
+//! - who set `spec.suspend` (`read_suspend_managers`: only the `managedFields` entries that set
+//!   it are read, so a bad field of another entry is not reported), called by `tree_de` when
+//!   it reaches `metadata.managedFields`.
+//!
+//! Why the fast path and this one can share the structs: the only cost on the scan's side is
+//! `wire::lenient` around each field, a no-op unless the error is `tree_de`'s own; the wire
+//! structs take their label/annotation filters and a Job's spec as type parameters, so the
+//! scan keeps skipping what it skipped. Problems are reported in the wire structs' declaration
+//! order (`tree_de` reads a struct in that order), which is the order this reader used to ask
+//! in. Three edge cases of malformed Pods differ from the hand-written reader (none reachable
+//! from a valid object): a wrong-typed `spec.nodeName` together with a wrong-typed `status`
+//! field are reported spec first; a container state detail that is not a mapping
+//! (`waiting: 5`) is reported (it is still read as an empty detail); `exitCode`/`startedAt` of
+//! a `waiting` state are type-checked (they used to be skipped unread).
 
 use jiff::Timestamp;
 
 use crate::model::{
-    ConcurrencyPolicy, Condition, Container, ContainerState, ContainerStatus, CronJob, CronJobSpec,
-    CronJobStatus, Event, EventClock, FieldManagerEntry, FieldPositions, InvolvedObject, Job,
-    JobSpec, JobStatus, JobTemplate, ObjectMeta, ObjectReference, Origin, OwnerReference, Pod,
-    Position, StringMap, WrongType,
+    CronJob, Event, FieldManagerEntry, FieldPositions, Job, Origin, Pod, Position, WrongType,
 };
 
+use super::filter::{All, NoKeys};
 use super::scalar::{Plain, resolve_plain, yaml11_bool};
 use super::tree::{N, Shape, Style};
 use super::{LoadError, Loaded, Note};
+use super::{convert, tree_de, wire};
 
 /// Lists inside lists: deeper than this is not a manifest.
 const MAX_LIST_DEPTH: u32 = 4;
@@ -131,6 +158,8 @@ fn read_object(
         fields: FieldPositions::default(),
         record: true,
         wrong_types: Vec::new(),
+        suspend_managers: Vec::new(),
+        cron_job: false,
     };
     match kind {
         "CronJob" => {
@@ -187,13 +216,17 @@ fn read_object(
 
 /// Field reads for one object: typed conversions, diagnostics at the value, and (for objects
 /// that carry an [`Origin`]) field positions.
-struct Reader<'o, 'f> {
+pub(super) struct Reader<'o, 'f> {
     file: &'f str,
     out: &'o mut Loaded,
-    fields: FieldPositions,
-    record: bool,
+    pub(super) fields: FieldPositions,
+    pub(super) record: bool,
     /// Values of a type the API server rejects, for the object being read (see `Origin`).
     wrong_types: Vec<WrongType>,
+    /// What `read_suspend_managers` read, for the object being read.
+    suspend_managers: Vec<FieldManagerEntry>,
+    /// Reading a CronJob: `cron_job_level` notes unknown fields.
+    cron_job: bool,
 }
 
 const CRONJOB_TOP: &[&str] = &["apiVersion", "kind", "metadata", "spec", "status"];
@@ -259,7 +292,7 @@ fn belongs_under(key: &str, parent: &str) -> Option<String> {
     (home != parent).then(|| format!("`{key}` belongs under `{home}`"))
 }
 
-fn field_position(key: N<'_, '_>, value: N<'_, '_>) -> Position {
+pub(super) fn field_position(key: N<'_, '_>, value: N<'_, '_>) -> Position {
     let scalar = matches!(value.shape(), Shape::Bool | Shape::Number | Shape::String);
     if scalar && !value.is_block() && value.pos().line == key.pos().line {
         value.pos()
@@ -275,11 +308,11 @@ fn quote(s: &str) -> String {
 }
 
 impl<'d, 'a> Reader<'_, '_> {
-    fn error(&mut self, pos: &Position, msg: impl Into<String>) {
+    pub(super) fn error(&mut self, pos: &Position, msg: impl Into<String>) {
         self.out.errors.push(LoadError::new(self.file, pos, msg));
     }
 
-    fn note(&mut self, pos: &Position, msg: impl Into<String>) {
+    pub(super) fn note(&mut self, pos: &Position, msg: impl Into<String>) {
         self.out.notes.push(Note::new(self.file, pos, msg));
     }
 
@@ -303,36 +336,7 @@ impl<'d, 'a> Reader<'_, '_> {
         (!v.is_null()).then_some(v)
     }
 
-    /// Like [`Self::at`] for a field that must be a mapping.
-    fn map_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<N<'d, 'a>> {
-        let v = self.at(parent, key, path)?;
-        if v.is_map() {
-            return Some(v);
-        }
-        self.error(
-            &v.pos(),
-            format!(
-                "`{path}` should be a mapping, found {}",
-                v.shape().describe()
-            ),
-        );
-        None
-    }
-
-    /// Like [`Self::at`] for a field that must be a list.
-    fn seq_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<N<'d, 'a>> {
-        let v = self.at(parent, key, path)?;
-        if v.shape() == Shape::Seq {
-            return Some(v);
-        }
-        self.error(
-            &v.pos(),
-            format!("`{path}` should be a list, found {}", v.shape().describe()),
-        );
-        None
-    }
-
-    fn str_value(&mut self, v: N<'d, 'a>, path: &str) -> Option<String> {
+    pub(super) fn str_value(&mut self, v: N<'d, 'a>, path: &str) -> Option<String> {
         let Some((s, style)) = v.scalar() else {
             self.error(
                 &v.pos(),
@@ -376,7 +380,7 @@ impl<'d, 'a> Reader<'_, '_> {
         self.str_at(parent, key, path).unwrap_or_default()
     }
 
-    fn int_value(&mut self, v: N<'d, 'a>, path: &str) -> Option<i64> {
+    pub(super) fn int_value(&mut self, v: N<'d, 'a>, path: &str) -> Option<i64> {
         let Some((s, style)) = v.scalar() else {
             self.error(
                 &v.pos(),
@@ -438,12 +442,7 @@ impl<'d, 'a> Reader<'_, '_> {
         }
     }
 
-    fn int_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<i64> {
-        let v = self.at(parent, key, path)?;
-        self.int_value(v, path)
-    }
-
-    fn bool_value(&mut self, v: N<'d, 'a>, path: &str) -> Option<bool> {
+    pub(super) fn bool_value(&mut self, v: N<'d, 'a>, path: &str) -> Option<bool> {
         let Some((s, style)) = v.scalar() else {
             self.error(
                 &v.pos(),
@@ -498,13 +497,12 @@ impl<'d, 'a> Reader<'_, '_> {
         }
     }
 
-    fn bool_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<bool> {
-        let v = self.at(parent, key, path)?;
-        self.bool_value(v, path)
-    }
-
     fn time_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<Timestamp> {
         let v = self.at(parent, key, path)?;
+        self.time_value(v, path)
+    }
+
+    pub(super) fn time_value(&mut self, v: N<'d, 'a>, path: &str) -> Option<Timestamp> {
         let Some((s, _)) = v.scalar() else {
             self.error(
                 &v.pos(),
@@ -520,29 +518,6 @@ impl<'d, 'a> Reader<'_, '_> {
                 None
             }
         }
-    }
-
-    fn string_map(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> StringMap {
-        let Some(m) = self.map_at(parent, key, path) else {
-            return StringMap::new();
-        };
-        let mut entries = Vec::new();
-        for (k, v) in m.entries() {
-            let Some((name, _)) = k.scalar() else {
-                continue;
-            };
-            let value = if v.is_null() {
-                String::new()
-            } else {
-                self.str_value(v, &format!("{path}.{name}"))
-                    .unwrap_or_default()
-            };
-            entries.push((name.to_string(), value));
-        }
-        // All at once: sorted in O(n log n), not one insert at a time (untrusted key order).
-        let mut map: StringMap = entries.into_iter().collect();
-        map.shrink_to_fit();
-        map
     }
 
     /// Notes keys Kubernetes does not know at one level of a CronJob.
@@ -590,57 +565,30 @@ impl<'d, 'a> Reader<'_, '_> {
         }
     }
 
-    fn meta(&mut self, obj: N<'d, 'a>) -> ObjectMeta {
-        let m = self.map_at(Some(obj), "metadata", "metadata");
-        let mut meta = ObjectMeta {
-            name: self.string_at(m, "name", "metadata.name"),
-            namespace: self.string_at(m, "namespace", "metadata.namespace"),
-            uid: self.string_at(m, "uid", "metadata.uid"),
-            resource_version: self.string_at(m, "resourceVersion", "metadata.resourceVersion"),
-            creation_timestamp: self.time_at(m, "creationTimestamp", "metadata.creationTimestamp"),
-            deletion_timestamp: self.time_at(m, "deletionTimestamp", "metadata.deletionTimestamp"),
-            labels: self.string_map(m, "labels", "metadata.labels"),
-            annotations: self.string_map(m, "annotations", "metadata.annotations"),
-            ..ObjectMeta::default()
-        };
-        if let Some(refs) = self.seq_at(m, "ownerReferences", "metadata.ownerReferences") {
-            let record = std::mem::replace(&mut self.record, false);
-            for r in refs.items().filter(N::is_map) {
-                let r = Some(r);
-                let p = "metadata.ownerReferences[]";
-                meta.owner_references.push(OwnerReference {
-                    api_version: self.string_at(r, "apiVersion", &format!("{p}.apiVersion")),
-                    kind: self.string_at(r, "kind", &format!("{p}.kind")),
-                    name: self.string_at(r, "name", &format!("{p}.name")),
-                    uid: self.string_at(r, "uid", &format!("{p}.uid")),
-                    controller: self
-                        .bool_at(r, "controller", &format!("{p}.controller"))
-                        .unwrap_or(false),
+    /// Who set `spec.suspend` (`metadata.managedFields`), into `self.suspend_managers`: only
+    /// the entries that set it are read (so the wire struct, which reads every entry, is not
+    /// used for it here).
+    pub(super) fn read_suspend_managers(&mut self, mf: N<'d, 'a>) {
+        let mut out = Vec::new();
+        let record = std::mem::replace(&mut self.record, false);
+        for e in mf.items().filter(N::is_map) {
+            let sets_suspend = e
+                .get("fieldsV1")
+                .and_then(|(_, f)| f.get("f:spec"))
+                .and_then(|(_, s)| s.get("f:suspend"))
+                .is_some();
+            if sets_suspend {
+                let e = Some(e);
+                let p = "metadata.managedFields[]";
+                out.push(FieldManagerEntry {
+                    manager: self.string_at(e, "manager", &format!("{p}.manager")),
+                    operation: self.string_at(e, "operation", &format!("{p}.operation")),
+                    time: self.time_at(e, "time", &format!("{p}.time")),
                 });
             }
-            self.record = record;
         }
-        if let Some(mf) = m.and_then(|m| m.get("managedFields")).map(|(_, v)| v) {
-            let record = std::mem::replace(&mut self.record, false);
-            for e in mf.items().filter(N::is_map) {
-                let sets_suspend = e
-                    .get("fieldsV1")
-                    .and_then(|(_, f)| f.get("f:spec"))
-                    .and_then(|(_, s)| s.get("f:suspend"))
-                    .is_some();
-                if sets_suspend {
-                    let e = Some(e);
-                    let p = "metadata.managedFields[]";
-                    meta.suspend_managers.push(FieldManagerEntry {
-                        manager: self.string_at(e, "manager", &format!("{p}.manager")),
-                        operation: self.string_at(e, "operation", &format!("{p}.operation")),
-                        time: self.time_at(e, "time", &format!("{p}.time")),
-                    });
-                }
-            }
-            self.record = record;
-        }
-        meta
+        self.record = record;
+        self.suspend_managers = out;
     }
 
     fn cron_job(
@@ -649,8 +597,6 @@ impl<'d, 'a> Reader<'_, '_> {
         api_version: &str,
         api_node: Option<N<'d, 'a>>,
     ) -> CronJob {
-        let _ = self.at(Some(obj), "kind", "kind");
-        let _ = self.at(Some(obj), "apiVersion", "apiVersion");
         let api_pos = api_node.map_or_else(|| obj.pos(), |n| n.pos());
         match api_version {
             "batch/v1" => {}
@@ -672,376 +618,73 @@ impl<'d, 'a> Reader<'_, '_> {
                 format!("CronJob is served by apiVersion batch/v1, not `{other}` (the API server rejects this); read as batch/v1"),
             ),
         }
-        self.unknown_fields(Some(obj), CRONJOB_TOP, "");
-        let meta = self.meta(obj);
-        let spec = self.map_at(Some(obj), "spec", "spec");
-        self.unknown_fields(spec, CRONJOB_SPEC, "spec");
-        let concurrency_policy = ConcurrencyPolicy::from_spec(self.str_at(
-            spec,
-            "concurrencyPolicy",
-            "spec.concurrencyPolicy",
-        ));
-        let mut cj_spec = CronJobSpec {
-            schedule: self.str_at(spec, "schedule", "spec.schedule"),
-            time_zone: self.str_at(spec, "timeZone", "spec.timeZone"),
-            starting_deadline_seconds: self.int_at(
-                spec,
-                "startingDeadlineSeconds",
-                "spec.startingDeadlineSeconds",
-            ),
-            concurrency_policy,
-            suspend: self
-                .bool_at(spec, "suspend", "spec.suspend")
-                .unwrap_or(false),
-            successful_jobs_history_limit: self.int_at(
-                spec,
-                "successfulJobsHistoryLimit",
-                "spec.successfulJobsHistoryLimit",
-            ),
-            failed_jobs_history_limit: self.int_at(
-                spec,
-                "failedJobsHistoryLimit",
-                "spec.failedJobsHistoryLimit",
-            ),
-            job_template: JobTemplate::default(),
-        };
-        let jt = self.map_at(spec, "jobTemplate", JT);
-        self.unknown_fields(jt, TEMPLATE, JT);
-        let jt_meta = self.map_at(jt, "metadata", "spec.jobTemplate.metadata");
-        cj_spec.job_template.labels =
-            self.string_map(jt_meta, "labels", "spec.jobTemplate.metadata.labels");
-        cj_spec.job_template.annotations = self.string_map(
-            jt_meta,
-            "annotations",
-            "spec.jobTemplate.metadata.annotations",
-        );
-        let jts = self.map_at(jt, "spec", JTS);
-        self.unknown_fields(jts, JOB_SPEC, JTS);
-        let (job_spec, has_template) = self.job_spec(jts, JTS);
-        cj_spec.job_template.spec = job_spec;
-        cj_spec.job_template.has_pod_template = has_template;
-
-        let st = self.map_at(Some(obj), "status", "status");
-        let mut status = CronJobStatus {
-            last_schedule_time: self.time_at(st, "lastScheduleTime", "status.lastScheduleTime"),
-            last_successful_time: self.time_at(
-                st,
-                "lastSuccessfulTime",
-                "status.lastSuccessfulTime",
-            ),
-            active: Vec::new(),
-        };
-        if let Some(active) = self.seq_at(st, "active", "status.active") {
-            let record = std::mem::replace(&mut self.record, false);
-            for a in active.items().filter(N::is_map) {
-                let a = Some(a);
-                status.active.push(ObjectReference {
-                    name: self.string_at(a, "name", "status.active[].name"),
-                    namespace: self.string_at(a, "namespace", "status.active[].namespace"),
-                    uid: self.string_at(a, "uid", "status.active[].uid"),
-                });
-            }
-            self.record = record;
-        }
-        CronJob {
-            api_version: api_version.to_string(),
-            meta,
-            spec: cj_spec,
-            status,
-            origin: Some(self.origin(obj)),
-        }
+        self.cron_job = true;
+        let mut cj = convert::cron_job(self.wire::<wire::CronJob<All, NoKeys>>(obj));
+        self.cron_job = false;
+        cj.api_version = api_version.to_string();
+        cj.meta.suspend_managers = std::mem::take(&mut self.suspend_managers);
+        cj.origin = Some(self.origin(obj));
+        cj
     }
 
-    /// A Job spec at `prefix` (`spec` for a Job, `spec.jobTemplate.spec` for a CronJob), and
-    /// whether it has a pod `template`.
-    fn job_spec(&mut self, s: Option<N<'d, 'a>>, prefix: &str) -> (JobSpec, bool) {
-        let p = |f: &str| format!("{prefix}.{f}");
-        let mut spec = JobSpec {
-            backoff_limit: self.int_at(s, "backoffLimit", &p("backoffLimit")),
-            backoff_limit_per_index: self.int_at(
-                s,
-                "backoffLimitPerIndex",
-                &p("backoffLimitPerIndex"),
-            ),
-            active_deadline_seconds: self.int_at(
-                s,
-                "activeDeadlineSeconds",
-                &p("activeDeadlineSeconds"),
-            ),
-            ttl_seconds_after_finished: self.int_at(
-                s,
-                "ttlSecondsAfterFinished",
-                &p("ttlSecondsAfterFinished"),
-            ),
-            parallelism: self.int_at(s, "parallelism", &p("parallelism")),
-            completions: self.int_at(s, "completions", &p("completions")),
-            suspend: self.bool_at(s, "suspend", &p("suspend")),
-            has_pod_failure_policy: self
-                .at(s, "podFailurePolicy", &p("podFailurePolicy"))
-                .is_some(),
-            restart_policy: None,
-            managed_by: self.str_at(s, "managedBy", &p("managedBy")),
-            completion_mode: self.str_at(s, "completionMode", &p("completionMode")),
-            containers: Vec::new(),
+    /// Notes the keys Kubernetes does not know at the levels of a CronJob that matter (called
+    /// by `tree_de` as it starts reading each mapping, with its path).
+    pub(super) fn cron_job_level(&mut self, node: N<'d, 'a>, path: &str) {
+        if !self.cron_job {
+            return;
+        }
+        let known = match path {
+            "" => CRONJOB_TOP,
+            "spec" => CRONJOB_SPEC,
+            JT | PT => TEMPLATE,
+            JTS => JOB_SPEC,
+            _ => return,
         };
-        let tpl_path = p("template");
-        let template = self.map_at(s, "template", &tpl_path);
-        if prefix == JTS {
-            self.unknown_fields(template, TEMPLATE, PT);
-        }
-        let pod_path = format!("{tpl_path}.spec");
-        let pod = self.map_at(template, "spec", &pod_path);
-        spec.restart_policy =
-            self.str_at(pod, "restartPolicy", &format!("{pod_path}.restartPolicy"));
-        let cpath = format!("{pod_path}.containers");
-        if let Some(cs) = self.seq_at(pod, "containers", &cpath) {
-            for (i, c) in cs.items().enumerate() {
-                let ipath = format!("{cpath}.{i}");
-                if self.record {
-                    self.fields.insert(&ipath, c.pos());
-                }
-                if !c.is_map() {
-                    if !c.is_null() {
-                        self.error(
-                            &c.pos(),
-                            format!(
-                                "`{ipath}` should be a mapping (a container), found {}",
-                                c.shape().describe()
-                            ),
-                        );
-                    }
-                    continue;
-                }
-                let c = Some(c);
-                spec.containers.push(Container {
-                    name: self.string_at(c, "name", &format!("{ipath}.name")),
-                    image: self.string_at(c, "image", &format!("{ipath}.image")),
-                });
-            }
-        }
-        (spec, template.is_some())
+        self.unknown_fields(Some(node), known, path);
     }
 
-    fn conditions(&mut self, parent: Option<N<'d, 'a>>, path: &str) -> Vec<Condition> {
-        let mut out = Vec::new();
-        let Some(cs) = self.seq_at(parent, "conditions", path) else {
-            return out;
-        };
-        for c in cs.items().filter(N::is_map) {
-            let c = Some(c);
-            out.push(Condition {
-                type_: self.string_at(c, "type", &format!("{path}[].type")),
-                status: self.string_at(c, "status", &format!("{path}[].status")),
-                reason: self.string_at(c, "reason", &format!("{path}[].reason")),
-                message: self.string_at(c, "message", &format!("{path}[].message")),
-                last_transition_time: self.time_at(
-                    c,
-                    "lastTransitionTime",
-                    &format!("{path}[].lastTransitionTime"),
-                ),
-            });
-        }
-        out
-    }
-
+    /// A Job, through the wire struct the scan reads (with the whole spec), and its positions.
     fn job(&mut self, obj: N<'d, 'a>) -> Job {
-        let _ = self.at(Some(obj), "kind", "kind");
-        let _ = self.at(Some(obj), "apiVersion", "apiVersion");
-        let meta = self.meta(obj);
-        let spec = self.map_at(Some(obj), "spec", "spec");
-        let (spec, _) = self.job_spec(spec, "spec");
-        let st = self.map_at(Some(obj), "status", "status");
-        let status = JobStatus {
-            start_time: self.time_at(st, "startTime", "status.startTime"),
-            completion_time: self.time_at(st, "completionTime", "status.completionTime"),
-            active: self.int_at(st, "active", "status.active").unwrap_or(0),
-            succeeded: self
-                .int_at(st, "succeeded", "status.succeeded")
-                .unwrap_or(0),
-            failed: self.int_at(st, "failed", "status.failed").unwrap_or(0),
-            terminating: self.int_at(st, "terminating", "status.terminating"),
-            ready: self.int_at(st, "ready", "status.ready"),
-            conditions: self.conditions(st, "status.conditions"),
-        };
-        Job {
-            meta,
-            spec,
-            status,
-            origin: Some(self.origin(obj)),
-        }
+        let mut job = convert::job(self.wire::<wire::Job<All, All, wire::JobSpec>>(obj));
+        job.meta.suspend_managers = std::mem::take(&mut self.suspend_managers);
+        job.origin = Some(self.origin(obj));
+        job
     }
 
-    fn container_state(
-        &mut self,
-        parent: Option<N<'d, 'a>>,
-        key: &str,
-        path: &str,
-    ) -> ContainerState {
-        let mut out = ContainerState::default();
-        let Some(s) = self.map_at(parent, key, path) else {
-            return out;
-        };
-        for (k, v) in s.entries() {
-            let Some((which, _)) = k.scalar() else {
-                continue;
-            };
-            if !matches!(which, "waiting" | "running" | "terminated") {
-                continue;
-            }
-            out.state = which.to_string();
-            let v = v.is_map().then_some(v);
-            let p = format!("{path}.{which}");
-            out.reason = self.string_at(v, "reason", &format!("{p}.reason"));
-            out.message = self.string_at(v, "message", &format!("{p}.message"));
-            match which {
-                "terminated" => {
-                    out.exit_code = self.int_at(v, "exitCode", &format!("{p}.exitCode"));
-                    out.started_at = self.time_at(v, "startedAt", &format!("{p}.startedAt"));
-                    out.at = self
-                        .time_at(v, "finishedAt", &format!("{p}.finishedAt"))
-                        .or(out.started_at);
-                }
-                "running" => {
-                    out.started_at = self.time_at(v, "startedAt", &format!("{p}.startedAt"));
-                    out.at = out.started_at;
-                }
-                _ => {}
-            }
-            break;
-        }
-        out
-    }
-
-    fn container_statuses(&mut self, st: Option<N<'d, 'a>>, key: &str) -> Vec<ContainerStatus> {
-        let mut out = Vec::new();
-        let path = format!("status.{key}");
-        let Some(cs) = self.seq_at(st, key, &path) else {
-            return out;
-        };
-        for c in cs.items().filter(N::is_map) {
-            let c = Some(c);
-            let p = format!("{path}[]");
-            out.push(ContainerStatus {
-                name: self.string_at(c, "name", &format!("{p}.name")),
-                image: self.string_at(c, "image", &format!("{p}.image")),
-                ready: self
-                    .bool_at(c, "ready", &format!("{p}.ready"))
-                    .unwrap_or(false),
-                restart_count: self
-                    .int_at(c, "restartCount", &format!("{p}.restartCount"))
-                    .unwrap_or(0),
-                state: self.container_state(c, "state", &format!("{p}.state")),
-                last_state: self.container_state(c, "lastState", &format!("{p}.lastState")),
-            });
-        }
-        out
-    }
-
+    /// A Pod, through the wire struct the scan reads (`tree_de`).
     fn pod(&mut self, obj: N<'d, 'a>) -> Pod {
-        let meta = self.meta(obj);
-        let spec = self.map_at(Some(obj), "spec", "spec");
-        let st = self.map_at(Some(obj), "status", "status");
-        Pod {
-            meta,
-            phase: self.string_at(st, "phase", "status.phase"),
-            reason: self.string_at(st, "reason", "status.reason"),
-            message: self.string_at(st, "message", "status.message"),
-            node_name: self.string_at(spec, "nodeName", "spec.nodeName"),
-            start_time: self.time_at(st, "startTime", "status.startTime"),
-            conditions: self.conditions(st, "status.conditions"),
-            init_container_statuses: self.container_statuses(st, "initContainerStatuses"),
-            container_statuses: self.container_statuses(st, "containerStatuses"),
-        }
+        let mut pod = convert::pod(self.wire::<wire::Pod<All, All>>(obj));
+        pod.meta.suspend_managers = std::mem::take(&mut self.suspend_managers);
+        pod
     }
 
-    fn involved(&mut self, parent: Option<N<'d, 'a>>, key: &str) -> InvolvedObject {
-        let o = self.map_at(parent, key, key);
-        InvolvedObject {
-            kind: self.string_at(o, "kind", &format!("{key}.kind")),
-            name: self.string_at(o, "name", &format!("{key}.name")),
-            namespace: self.string_at(o, "namespace", &format!("{key}.namespace")),
-            uid: self.string_at(o, "uid", &format!("{key}.uid")),
-        }
-    }
-
-    /// Core `v1` Events and `events.k8s.io` Events (whose `regarding`, `note`,
-    /// `deprecated*` and `series` fields map onto the core names).
+    /// Core `v1` Events and `events.k8s.io` Events, through their wire structs (`tree_de`).
     fn event(&mut self, obj: N<'d, 'a>, api_version: &str) -> Event {
-        let o = Some(obj);
-        let meta = self.meta(obj);
-        let new_api = api_version.starts_with("events.k8s.io/");
-        let series = self.map_at(o, "series", "series");
-        let series_count = self.int_at(series, "count", "series.count");
-        let series_last = self.time_at(series, "lastObservedTime", "series.lastObservedTime");
-        let event_time = self.time_at(o, "eventTime", "eventTime");
-        let type_ = self.string_at(o, "type", "type");
-        let reason = self.string_at(o, "reason", "reason");
-        if new_api {
-            let involved = self.involved(o, "regarding");
-            let message = self.string_at(o, "note", "note");
-            let count = self.int_at(o, "deprecatedCount", "deprecatedCount");
-            let first = self.time_at(o, "deprecatedFirstTimestamp", "deprecatedFirstTimestamp");
-            let last = self.time_at(o, "deprecatedLastTimestamp", "deprecatedLastTimestamp");
-            let controller = self.string_at(o, "reportingController", "reportingController");
-            let src = self.map_at(o, "deprecatedSource", "deprecatedSource");
-            let component = self.string_at(src, "component", "deprecatedSource.component");
-            let (count, first_timestamp, last_timestamp) = EventClock {
-                count,
-                series_count,
-                first,
-                last,
-                series_last,
-                event_time,
-            }
-            .events_v1();
-            Event {
-                meta,
-                involved_object: involved,
-                type_,
-                reason,
-                message,
-                count,
-                first_timestamp,
-                last_timestamp,
-                source: if controller.is_empty() {
-                    component
-                } else {
-                    controller
-                },
-            }
+        let mut ev = if api_version.starts_with("events.k8s.io/") {
+            convert::event_v1(self.wire::<wire::EventV1<All, All>>(obj))
         } else {
-            let involved = self.involved(o, "involvedObject");
-            let message = self.string_at(o, "message", "message");
-            let count = self.int_at(o, "count", "count");
-            let first = self.time_at(o, "firstTimestamp", "firstTimestamp");
-            let last = self.time_at(o, "lastTimestamp", "lastTimestamp");
-            let src = self.map_at(o, "source", "source");
-            let component = self.string_at(src, "component", "source.component");
-            let controller = self.string_at(o, "reportingComponent", "reportingComponent");
-            let (count, first_timestamp, last_timestamp) = EventClock {
-                count,
-                series_count,
-                first,
-                last,
-                series_last,
-                event_time,
-            }
-            .core_v1();
-            Event {
-                meta,
-                involved_object: involved,
-                type_,
-                reason,
-                message,
-                count,
-                first_timestamp,
-                last_timestamp,
-                source: if component.is_empty() {
-                    controller
-                } else {
-                    component
-                },
-            }
-        }
+            convert::event(self.wire::<wire::Event<All, All>>(obj))
+        };
+        ev.meta.suspend_managers = std::mem::take(&mut self.suspend_managers);
+        ev
+    }
+
+    /// `obj` deserialized into a wire struct, with the loader's leniency and diagnostics.
+    fn wire<W: serde::de::DeserializeOwned + Default>(&mut self, obj: N<'d, 'a>) -> W {
+        let de = tree_de::De {
+            r: self,
+            node: obj,
+            path: String::new(),
+            optional: false,
+        };
+        // Every field is read leniently and `obj` is a mapping: an error here is a wire struct
+        // asking for something `tree_de` does not read.
+        W::deserialize(de).unwrap_or_else(|e| {
+            self.error(
+                &obj.pos(),
+                format!("internal error reading this object: {e}"),
+            );
+            W::default()
+        })
     }
 }

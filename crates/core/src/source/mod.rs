@@ -59,10 +59,14 @@
 //! capped by the parser (256 levels); nothing recurses over the document. Documents are parsed
 //! one at a time.
 
+pub mod convert;
+mod filter;
 mod manifest;
 mod scalar;
 pub(crate) mod split;
 pub(crate) mod tree;
+mod tree_de;
+pub mod wire;
 
 use std::fmt;
 

@@ -61,7 +61,7 @@ impl<'de, F: KeyFilter> Deserialize<'de> for Managed<F> {
 }
 
 /// Which keys of a string map to keep.
-pub trait KeyFilter {
+pub trait KeyFilter: Default {
     fn keep(key: &str) -> bool;
 }
 
@@ -152,7 +152,13 @@ impl<'de, F: KeyFilter> Visitor<'de> for FilteredVisitor<F> {
         let mut out = Filtered::<F>::default();
         while let Some(BorrowedKey(k)) = m.next_key::<BorrowedKey<'de>>()? {
             if F::keep(&k) {
-                let v: Option<String> = m.next_value()?;
+                // A value of the wrong type in a manifest was reported by `tree_de` and reads
+                // as "" (the rest of the map stays); from JSON, any error is the page's.
+                let v: Option<String> = match m.next_value() {
+                    Ok(v) => v,
+                    Err(e) if super::tree_de::is_soft(&e) => None,
+                    Err(e) => return Err(e),
+                };
                 out.map.insert(k.into_owned(), v.unwrap_or_default());
             } else {
                 m.next_value::<IgnoredAny>()?;
@@ -165,7 +171,7 @@ impl<'de, F: KeyFilter> Visitor<'de> for FilteredVisitor<F> {
 /// A map key read without copying when the input allows it (no escapes in it): the filter only
 /// looks at it. serde's own `Cow<str>` always copies, which cost one allocation per label and
 /// annotation of every object, kept or not.
-struct BorrowedKey<'de>(Cow<'de, str>);
+pub(super) struct BorrowedKey<'de>(pub Cow<'de, str>);
 
 impl<'de> Deserialize<'de> for BorrowedKey<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

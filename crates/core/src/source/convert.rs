@@ -1,8 +1,8 @@
 //! From the slim wire structs to the model: moves, no copies, and the same readings the file
-//! loader makes (`doctor::source`), so a live object and its `kubectl get -o yaml` dump give
+//! loader makes (`source::manifest`), so a live object and its `kubectl get -o yaml` dump give
 //! the same diagnosis.
 
-use doctor::model::{
+use crate::model::{
     ConcurrencyPolicy, Condition, Container, ContainerState, ContainerStatus, CronJob, CronJobSpec,
     CronJobStatus, Event, EventClock, FieldManagerEntry, InvolvedObject, Job, JobSpec, JobStatus,
     JobTemplate, ObjectMeta, ObjectReference, OwnerReference, Pod,
@@ -95,7 +95,7 @@ fn job_spec(s: wire::JobSpec) -> (JobSpec, bool) {
     (spec, has_template)
 }
 
-pub fn cron_job(w: wire::CronJob) -> CronJob {
+pub fn cron_job<A: KeyFilter, M: KeyFilter>(w: wire::CronJob<A, M>) -> CronJob {
     let s = w.spec;
     let jt = s.job_template;
     // The API server always has a template; `has_pod_template` is false only when the
@@ -132,18 +132,35 @@ pub fn cron_job(w: wire::CronJob) -> CronJob {
     }
 }
 
-pub fn job(w: wire::Job) -> Job {
+/// A Job's spec as read: what a run's story needs (the scan) or all of it (a manifest).
+pub trait RunSpec {
+    fn job_spec(self) -> JobSpec;
+}
+
+impl RunSpec for wire::JobRunSpec {
+    fn job_spec(self) -> JobSpec {
+        JobSpec {
+            parallelism: self.parallelism,
+            completions: self.completions,
+            suspend: self.suspend,
+            managed_by: self.managed_by,
+            completion_mode: self.completion_mode,
+            ..JobSpec::default()
+        }
+    }
+}
+
+impl RunSpec for wire::JobSpec {
+    fn job_spec(self) -> JobSpec {
+        job_spec(self).0
+    }
+}
+
+pub fn job<L: KeyFilter, A: KeyFilter, S: RunSpec>(w: wire::Job<L, A, S>) -> Job {
     let st = w.status;
     Job {
         meta: meta(w.metadata),
-        spec: JobSpec {
-            parallelism: w.spec.parallelism,
-            completions: w.spec.completions,
-            suspend: w.spec.suspend,
-            managed_by: w.spec.managed_by,
-            completion_mode: w.spec.completion_mode,
-            ..JobSpec::default()
-        },
+        spec: w.spec.job_spec(),
         status: JobStatus {
             start_time: st.start_time,
             completion_time: st.completion_time,
@@ -159,11 +176,8 @@ pub fn job(w: wire::Job) -> Job {
 }
 
 fn state(s: wire::StateWire) -> ContainerState {
-    let (name, d) = match (s.waiting, s.running, s.terminated) {
-        (Some(d), _, _) => ("waiting", d),
-        (_, Some(d), _) => ("running", d),
-        (_, _, Some(d)) => ("terminated", d),
-        _ => return ContainerState::default(),
+    let Some((name, d)) = s.state else {
+        return ContainerState::default();
     };
     let at = match name {
         "terminated" => d.finished_at.or(d.started_at),
@@ -199,7 +213,7 @@ fn statuses(cs: Vec<wire::ContainerStatus>) -> Vec<ContainerStatus> {
     })
 }
 
-pub fn pod(w: wire::Pod) -> Pod {
+pub fn pod<L: KeyFilter, A: KeyFilter>(w: wire::Pod<L, A>) -> Pod {
     let st = w.status;
     Pod {
         meta: meta(w.metadata),
@@ -216,7 +230,7 @@ pub fn pod(w: wire::Pod) -> Pod {
 
 /// A core/v1 Event, read like the file loader reads one (`EventClock`: `count` 1 when
 /// absent; the series and `eventTime` fill in for the timestamps newer clients leave empty).
-pub fn event(w: wire::Event) -> Event {
+pub fn event<L: KeyFilter, A: KeyFilter>(w: wire::Event<L, A>) -> Event {
     let (count, first_timestamp, last_timestamp) = EventClock {
         count: w.count,
         series_count: w.series.as_ref().and_then(|s| s.count),
@@ -248,6 +262,36 @@ pub fn event(w: wire::Event) -> Event {
     }
 }
 
-#[cfg(test)]
-#[path = "convert_tests.rs"]
-mod tests;
+/// An `events.k8s.io/v1` Event, onto the core names (`EventClock::events_v1`; the reporting
+/// controller before the deprecated source).
+pub fn event_v1<L: KeyFilter, A: KeyFilter>(w: wire::EventV1<L, A>) -> Event {
+    let (count, first_timestamp, last_timestamp) = EventClock {
+        count: w.deprecated_count,
+        series_count: w.series.as_ref().and_then(|s| s.count),
+        first: w.deprecated_first_timestamp,
+        last: w.deprecated_last_timestamp,
+        series_last: w.series.as_ref().and_then(|s| s.last_observed_time),
+        event_time: w.event_time,
+    }
+    .events_v1();
+    Event {
+        meta: meta(w.metadata),
+        involved_object: InvolvedObject {
+            kind: w.regarding.kind,
+            name: w.regarding.name,
+            namespace: w.regarding.namespace,
+            uid: w.regarding.uid,
+        },
+        type_: w.type_,
+        reason: w.reason,
+        message: w.note,
+        count,
+        first_timestamp,
+        last_timestamp,
+        source: if w.reporting_controller.is_empty() {
+            w.deprecated_source.component
+        } else {
+            w.reporting_controller
+        },
+    }
+}
