@@ -98,7 +98,7 @@ impl KeyFilter for CronJobAnnotations {
 pub struct JobAnnotations;
 impl KeyFilter for JobAnnotations {
     fn keep(key: &str) -> bool {
-        key == doctor::model::SCHEDULED_ANNOTATION || key == "cronjob.kubernetes.io/instantiate"
+        key == crate::model::SCHEDULED_ANNOTATION || key == "cronjob.kubernetes.io/instantiate"
     }
 }
 
