@@ -14,17 +14,20 @@
 // mimalloc's header, so a dependency update that moved them cannot tune the wrong options
 // silently.
 #[cfg(target_os = "linux")]
-const EAGER_COMMIT: std::ffi::c_int = 3;
-#[cfg(target_os = "linux")]
-const ARENA_EAGER_COMMIT: std::ffi::c_int = 4;
-#[cfg(target_os = "linux")]
-const PURGE_DELAY: std::ffi::c_int = 15;
+use std::ffi::{c_int, c_long};
 
 #[cfg(target_os = "linux")]
-fn set(option: std::ffi::c_int, value: std::ffi::c_long) {
+const EAGER_COMMIT: c_int = 3;
+#[cfg(target_os = "linux")]
+const ARENA_EAGER_COMMIT: c_int = 4;
+#[cfg(target_os = "linux")]
+const PURGE_DELAY: c_int = 15;
+
+#[cfg(target_os = "linux")]
+fn set(option: c_int, value: c_long) {
     unsafe extern "C" {
         // mimalloc.h: void mi_option_set(mi_option_t option, long value);
-        fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+        fn mi_option_set(option: c_int, value: c_long);
     }
     // SAFETY: mi_option_set takes no pointer; it stores a value mimalloc reads when it next
     // reserves a segment or an arena, or decides when to purge, and may be called at any time.
