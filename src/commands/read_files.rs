@@ -107,15 +107,7 @@ pub fn read<F>(plan: &Plan<F>, files: &Files) -> Result<Prepared, Error> {
             && namespace.is_none_or(|ns| report::index::namespace_of(&c.meta.namespace) == ns)
             && !plan.settings.skips(&c.meta.namespace, &c.meta.name)
     });
-    let errors = errors
-        .into_iter()
-        .map(|e| InputError {
-            file: e.file,
-            line: e.line,
-            column: e.column,
-            message: e.message,
-        })
-        .collect();
+    let errors = errors.into_iter().map(InputError::from).collect();
     let at = Settled { now, version };
     let opts = Options {
         severities: doctor::config::NO_OVERRIDES,

@@ -195,6 +195,26 @@ fn several_contexts_make_a_fleet_read_once_each() {
     };
     assert_eq!(f.contexts, ["a", "b"]);
     assert_eq!(f.context_timeout, std::time::Duration::from_secs(30));
+    // Each context's monitor is asked: the deployed one, the one --monitor names, or none.
+    assert!(p.monitor.is_some());
+    let two = ["backup", "--context", "a", "--context", "b"];
+    let with = |more: &[&str]| {
+        let mut args = two.to_vec();
+        args.extend_from_slice(more);
+        explain_plan(&args).unwrap().monitor
+    };
+    assert!(with(&["--monitor", "ops/doctor:8080"]).is_some());
+    assert!(with(&["--no-monitor"]).is_none());
+    let e = refused(explain_plan(&[
+        "backup",
+        "--context",
+        "a",
+        "--context",
+        "b",
+        "--monitor",
+        "Bad/x",
+    ]));
+    assert!(e.contains("Bad"), "{e}");
     // One context is one cluster.
     let p = scan_plan(&["--context", "a"]).unwrap();
     assert!(matches!(p.plan.source, Source::Cluster(_)));

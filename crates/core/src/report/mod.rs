@@ -46,6 +46,18 @@ pub struct InputError {
     pub message: String,
 }
 
+/// What the reader could not read, as the report carries it.
+impl From<crate::source::LoadError> for InputError {
+    fn from(e: crate::source::LoadError) -> Self {
+        InputError {
+            file: e.file,
+            line: e.line,
+            column: e.column,
+            message: e.message,
+        }
+    }
+}
+
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {

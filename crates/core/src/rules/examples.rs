@@ -15,15 +15,7 @@ pub fn run(yaml: &str, now: &str) -> Report {
 pub fn run_with(yaml: &str, now: &str, version: KubeVersion) -> Report {
     let loaded = crate::source::parse_text("example.yaml", yaml);
     let (snapshot, errors) = loaded.into_snapshot();
-    let errors = errors
-        .into_iter()
-        .map(|e| InputError {
-            file: e.file,
-            line: e.line,
-            column: e.column,
-            message: e.message,
-        })
-        .collect();
+    let errors = errors.into_iter().map(InputError::from).collect();
     let now = now
         .parse()
         .unwrap_or_else(|e| panic!("example_now {now:?}: {e}"));
