@@ -192,9 +192,7 @@ async fn start(
 /// purges them itself (`allocator::purge_at_once`). Tasks are spread over the workers by the
 /// scheduler; a worker missed keeps its pages until it is busy again.
 async fn collect_after_first_sync(shared: Arc<Shared>) {
-    while !crate::monitor::lock(&shared.not_ready).is_empty() {
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    }
+    shared.first_sync.notified().await;
     let workers = tokio::runtime::Handle::current().metrics().num_workers();
     let mut tasks = tokio::task::JoinSet::new();
     for _ in 0..workers * 4 {

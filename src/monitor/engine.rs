@@ -190,6 +190,8 @@ pub async fn run(
             // first sync, which frees as much as it keeps, slower (`allocator::purge_at_once`).
             crate::allocator::purge_at_once();
             crate::allocator::collect();
+            // A permit is kept if nobody waits yet.
+            shared.first_sync.notify_one();
             purging = true;
         }
         let mut why = w.not_ready();

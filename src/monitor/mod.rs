@@ -93,6 +93,9 @@ pub struct Shared {
     /// Jobs, Pods and Events are gone, dropped with the CronJob. Bounded per CronJob
     /// (docs/monitor.md, "Runs remembered").
     pub runs: Mutex<HashMap<Key, Vec<PackedRun>>>,
+    /// Told once, when the first diagnosis of every CronJob is done (the engine's thread to
+    /// the tokio side: `commands::monitor` then has each worker return its free pages).
+    pub first_sync: tokio::sync::Notify,
 }
 
 impl Shared {
@@ -117,6 +120,7 @@ impl Shared {
             notes: Mutex::new(Vec::new()),
             report_gate: tokio::sync::Semaphore::new(server::MAX_REPORTS),
             runs: Mutex::new(HashMap::new()),
+            first_sync: tokio::sync::Notify::new(),
         })
     }
 
