@@ -1,8 +1,8 @@
-//! One plan per invocation (issue 22, "flags resolved once into one plan"). The flags of
-//! every command that replays or acts (`explain`, `scan`, `lint` with the project's config;
-//! `next`, `monitor`, `trigger`, `suspend`, `unsuspend`) are resolved once at the start of the
-//! command into typed choices: where the CronJobs come from (files, one cluster, a fleet),
-//! which ones, the instant, the controller's zone, the version, the output, how long to wait.
+//! One plan per invocation. The flags of every command that replays or acts (`explain`,
+//! `scan`, `lint` with the project's config; `next`, `monitor`, `trigger`, `suspend`,
+//! `unsuspend`) are resolved once at the start of the command into typed choices: where the
+//! CronJobs come from (files, one cluster, a fleet), which ones, the instant, the controller's
+//! zone, the version, the output, how long to wait.
 //! Everything a flag can get wrong is checked here, before anything is read or sent, in the
 //! order the errors have always come in (see `resolve`). What only a cluster can say — its
 //! clock, its version — is settled once, right after connecting ([`Plan::settle_live`], or
