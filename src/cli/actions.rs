@@ -25,7 +25,7 @@ impl DryRun {
     }
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct ActionArgs {
     /// Namespace of the CronJob (default: the context's, else `default`).
     #[arg(short = 'n', long)]

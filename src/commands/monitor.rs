@@ -5,11 +5,10 @@
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use doctor::replay::KubeVersion;
 use tokio::sync::{mpsc, watch};
 
-use super::controller_zone;
-use crate::cli::{MonitorArgs, MonitorFormat};
+use super::plan::{self, Version};
+use crate::cli::MonitorArgs;
 use crate::cluster::{self, http::Api, watch as watchers};
 use crate::error::{Error, UsageError, exit};
 use crate::monitor::engine::{self, Output};
@@ -22,32 +21,25 @@ const CLOCK_REFRESH: Duration = Duration::from_secs(60);
 const START_BACKOFF_CAP: Duration = Duration::from_secs(30);
 
 pub fn run(a: &MonitorArgs) -> Result<i32, Error> {
-    let zone = controller_zone(&a.controller_time_zone)?;
-    let flag_version = a
-        .kube_version
-        .as_deref()
-        .map(|v| {
-            v.parse::<KubeVersion>()
-                .map_err(|e| UsageError::KubeVersion {
-                    value: v.to_string(),
-                    source: e,
-                })
-        })
-        .transpose()?;
+    let p = plan::monitor(a)?;
     let settings = Settings {
-        controller_zone_name: a.controller_time_zone.clone(),
-        controller_zone: zone,
-        version: Arc::new(RwLock::new(flag_version.unwrap_or(KubeVersion::NEWEST))),
-        grace_secs: i64::try_from(a.grace.as_secs()).unwrap_or(i64::MAX),
-        stale_after: a.stale_after,
+        controller_zone_name: p.zone.name,
+        controller_zone: p.zone.tz,
+        // Until the server answers (`start`).
+        version: Arc::new(RwLock::new(p.version.or_newest())),
+        grace_secs: i64::try_from(p.grace.as_secs()).unwrap_or(i64::MAX),
+        stale_after: p.stale_after,
     };
     let rt = cluster::runtime()?;
     rt.block_on(async {
-        let api = cluster::connect(&a.kube, false).await?;
-        let ns =
-            super::read_cluster::live_namespace(&api, a.namespace.as_deref(), a.all_namespaces)?;
+        let api = cluster::connect(&p.kube, false).await?;
+        let ns = super::read_cluster::live_namespace(
+            &api,
+            p.select.namespace.as_deref(),
+            p.select.all_namespaces,
+        )?;
         // Bind before anything else: a port in use is a usage error, said at once.
-        let listener = match a.listen {
+        let listener = match p.listen {
             Some(addr) => Some(
                 tokio::net::TcpListener::bind(addr)
                     .await
@@ -64,15 +56,7 @@ pub fn run(a: &MonitorArgs) -> Result<i32, Error> {
             let cap = listen::max_connections();
             tasks.spawn(listen::serve(listener, app, cap, stop));
         }
-        let output = lines_output(a.listen.is_some(), a.output);
-        tasks.spawn(start(
-            api,
-            ns,
-            shared,
-            flag_version.is_none(),
-            output,
-            stop_rx,
-        ));
+        tasks.spawn(start(api, ns, shared, p.version, p.lines, stop_rx));
         shutdown_signal().await;
         let _ = stop_tx.send(true);
         // Give the server a moment to finish the requests under way, then go.
@@ -91,46 +75,31 @@ pub fn run(a: &MonitorArgs) -> Result<i32, Error> {
     Ok(exit::OK)
 }
 
-/// Status lines on stdout: always without `--listen`; with it only when `-o` asks for them
-/// (the HTTP endpoints are the interface then, and a log of changes is an extra).
-fn lines_output(listen: bool, format: Option<MonitorFormat>) -> Output {
-    match (listen, format) {
-        (true, None) => Output::Silent,
-        (_, f) => Output::Lines(f.unwrap_or(MonitorFormat::Text)),
-    }
-}
-
 /// Read the server's version and clock (retrying until it answers), then run the watchers
 /// and the engine until `stop`.
 async fn start(
     api: Api,
     ns: Option<String>,
     shared: Arc<Shared>,
-    want_version: bool,
+    version: Version,
     output: Output,
     mut stop: watch::Receiver<bool>,
 ) {
     let mut wait = Duration::from_secs(1);
     loop {
         match cluster::server_version(&api).await {
-            Ok((v, note)) => {
-                if want_version && let Some(v) = v {
-                    *shared
-                        .settings
-                        .version
-                        .write()
-                        .unwrap_or_else(|e| e.into_inner()) = v;
-                }
-                if want_version && let Some(n) = note {
+            Ok(server) => {
+                let (replayed, note) = version.settle(server);
+                *shared
+                    .settings
+                    .version
+                    .write()
+                    .unwrap_or_else(|e| e.into_inner()) = replayed;
+                if let Some(n) = note {
                     eprintln!("note: {}", doctor::report::visible::one_line(&n));
                 }
                 // The release replayed (the server's, or --kube-version) may be newer than
                 // the newest modelled one: said once here, and in the build-info metric.
-                let replayed = *shared
-                    .settings
-                    .version
-                    .read()
-                    .unwrap_or_else(|e| e.into_inner());
                 if let Some(n) = replayed.beyond_modelled_note() {
                     eprintln!("note: {}", doctor::report::visible::one_line(&n));
                 }

@@ -2,28 +2,24 @@
 
 use doctor::render::{next, style::Style};
 
-use super::{controller_zone, parse_rfc3339};
+use super::plan;
 use crate::cli::{NextArgs, NextFormat};
 use crate::error::Error;
 use crate::error::exit;
-use crate::term::{emit, use_color};
+use crate::term::emit;
 
 pub fn run(args: &NextArgs) -> Result<i32, Error> {
-    let zone = controller_zone(&args.controller_time_zone)?;
-    let from = match &args.from {
-        // The whole computable range: near its end the view says where computing stops.
-        Some(v) => parse_rfc3339("--from", v)?,
-        None => jiff::Timestamp::now(),
-    };
+    let plan = plan::next(args)?;
+    let from = plan.from.given().unwrap_or_else(jiff::Timestamp::now);
     let mut view = next::compute(
-        &args.schedule,
-        args.time_zone.as_deref(),
+        &plan.schedule,
+        plan.time_zone.as_deref(),
         from,
-        args.count as usize,
-        &args.controller_time_zone,
-        &zone,
+        plan.count,
+        &plan.zone.name,
+        &plan.zone.tz,
     );
-    let text = match args.output {
+    let text = match plan.output.format {
         NextFormat::Json => next::to_json(&view),
         NextFormat::Text => {
             // The schedule and zone as typed, with control characters made visible.
@@ -31,7 +27,7 @@ pub fn run(args: &NextArgs) -> Result<i32, Error> {
             next::to_text(
                 &view,
                 Style {
-                    color: use_color(args.color),
+                    color: plan.output.color,
                 },
             )
         }

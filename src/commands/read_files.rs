@@ -10,8 +10,7 @@ use doctor::render::{input_errors, style::Style};
 use doctor::replay::KubeVersion;
 use doctor::report::{self, InputError, Options, Report};
 
-use super::check_now;
-use super::plan::{Files, Instant, Plan, Settled, Version};
+use super::plan::{Files, Instant, Plan, Settled, Version, check_now};
 use crate::error::{Error, UsageError};
 
 /// The input loaded and selected, with the instant and version to judge it at.

@@ -5,36 +5,26 @@
 //! `--skip-missed` resumes without it.
 
 use doctor::actions::suspend_preview::{evaluate_suspend, evaluate_unsuspend};
-use doctor::replay::KubeVersion;
 
-use super::controller_zone;
+use super::plan;
 use crate::actions::patch;
 use crate::actions::session::Session;
 use crate::actions::who;
 use crate::cli::{SuspendArgs, UnsuspendArgs};
 use crate::cluster;
-use crate::error::{Error, UsageError, exit};
-
-/// The CronJob name, checked before any request (see `doctor::names`).
-fn valid_name(name: &str) -> Result<(), Error> {
-    doctor::names::cron_job_name(name)
-        .map_err(|e| UsageError::NothingSent(Box::new(UsageError::InvalidName(e))).into())
-}
+use crate::error::{Error, exit};
 
 pub fn run_suspend(a: &SuspendArgs) -> Result<i32, Error> {
-    valid_name(&a.name)?;
+    // Flags are checked before any request, so a typo never waits on the network.
+    let p = plan::suspend(a)?;
+    let (name, how) = (&p.action.name, &p.action.how);
     let rt = cluster::runtime()?;
     let done = rt.block_on(async {
-        let s = Session::connect(
-            &a.action.kube,
-            a.action.namespace.as_deref(),
-            a.action.dry_run,
-        )
-        .await?;
-        let by = who(a.by.as_deref(), s.context());
+        let s = Session::connect(&how.kube, how.namespace.as_deref(), how.dry_run).await?;
+        let by = who(p.by.as_deref(), s.context());
         let ns = s.ns.clone();
-        patch::run(&s, &a.name, &a.action, false, |st| {
-            evaluate_suspend(st, &ns, &by, a.reason.as_deref())
+        patch::run(&s, name, how, false, |st| {
+            evaluate_suspend(st, &ns, &by, p.reason.as_deref())
         })
         .await
     })?;
@@ -50,26 +40,21 @@ fn exit_code(done: patch::Done) -> i32 {
 
 pub fn run_unsuspend(a: &UnsuspendArgs) -> Result<i32, Error> {
     // Flags are checked before any request, so a typo never waits on the network.
-    valid_name(&a.name)?;
-    let zone = controller_zone(&a.controller_time_zone)?;
+    let p = plan::unsuspend(a)?;
+    let (name, how) = (&p.action.name, &p.action.how);
     let rt = cluster::runtime()?;
     let done = rt.block_on(async {
-        let s = Session::connect(
-            &a.action.kube,
-            a.action.namespace.as_deref(),
-            a.action.dry_run,
-        )
-        .await?;
-        let (version, note) = cluster::server_version(&s.api)
+        let s = Session::connect(&how.kube, how.namespace.as_deref(), how.dry_run).await?;
+        let server = cluster::server_version(&s.api)
             .await
             .map_err(|e| s.failure("GET /version", &e))?;
+        let (version, note) = p.version.settle(server);
         if let Some(n) = note {
             crate::term::out::Out::STDOUT.line(format!("note: {n}"));
         }
-        let version = version.unwrap_or(KubeVersion::NEWEST);
         let ns = s.ns.clone();
-        patch::run(&s, &a.name, &a.action, true, |st| {
-            evaluate_unsuspend(st, &ns, &zone, version, a.skip_missed)
+        patch::run(&s, name, how, true, |st| {
+            evaluate_unsuspend(st, &ns, &p.zone.tz, version, p.skip_missed)
         })
         .await
     })?;

@@ -68,7 +68,8 @@ pub enum UsageError {
         value: String,
         source: jiff::Error,
     },
-    /// A `--now` past `latest` (`commands::LATEST_NOW`); `last` is the last time computed.
+    /// A `--now` past `latest` (`commands::plan::flags::LATEST_NOW`); `last` is the last time
+    /// computed.
     #[error(
         "{flag} {value:?} is out of range: the replay looks up to 20 years ahead and computes times only up to {last}, so {flag} must be at most {latest}"
     )]

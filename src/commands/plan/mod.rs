@@ -1,14 +1,17 @@
-//! One plan per invocation (issue 22, "flags resolved once into one plan"). The flags of
-//! `explain`, `scan` and `lint`, with the project's config, are resolved once at the start of
-//! the command into typed choices: where the CronJobs come from (files, one cluster, a fleet),
-//! which ones, the instant, the controller's zone, the version, the output. Everything a flag
-//! can get wrong is checked here, before anything is read, in the order the errors have
-//! always come in (see `resolve`). What only a cluster can say — its clock, its version — is
-//! settled once, right after connecting ([`Plan::settle_live`]).
+//! One plan per invocation. The flags of every command that replays or acts (`explain`,
+//! `scan`, `lint` with the project's config; `next`, `monitor`, `trigger`, `suspend`,
+//! `unsuspend`) are resolved once at the start of the command into typed choices: where the
+//! CronJobs come from (files, one cluster, a fleet), which ones, the instant, the controller's
+//! zone, the version, the output, how long to wait.
+//! Everything a flag can get wrong is checked here, before anything is read or sent, in the
+//! order the errors have always come in (see `resolve`). What only a cluster can say — its
+//! clock, its version — is settled once, right after connecting ([`Plan::settle_live`], or
+//! [`Version::settle`] and [`Instant::settle`] for the commands that need one of the two).
 //!
 //! Below the command the stages (read → report → render) take the plan, never the parsed
 //! flags: no stage re-derives the instant, the zone, the version or the colour.
 
+mod flags;
 mod resolve;
 #[cfg(test)]
 mod tests;
@@ -21,10 +24,11 @@ use doctor::report::Options;
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
-use crate::cli::KubeArgs;
+use crate::cli::{ActionArgs, KubeArgs, NextFormat, ObjectFormat};
 use crate::cluster::monitor_runs::MonitorService;
 
-pub use resolve::{explain, lint, scan, version};
+pub use flags::check_now;
+pub use resolve::{explain, lint, monitor, next, scan, suspend, trigger, unsuspend, version};
 
 /// What a command was asked, resolved. `F` is the command's output format.
 pub struct Plan<F> {
@@ -97,6 +101,15 @@ impl Instant {
             _ => None,
         }
     }
+
+    /// "Now" of a live command: the instant given, else the server's clock with its note (a
+    /// skewed or missing clock).
+    pub fn settle(self, server_now: (Timestamp, Option<String>)) -> (Timestamp, Option<String>) {
+        match self.given() {
+            Some(t) => (t, None),
+            None => server_now,
+        }
+    }
 }
 
 /// The Kubernetes version whose controller is replayed.
@@ -113,6 +126,27 @@ impl Version {
         match self {
             Version::Given(v) => Some(v),
             Version::Default => None,
+        }
+    }
+
+    /// The version replayed before the server has answered: the one given, else the newest.
+    pub fn or_newest(self) -> KubeVersion {
+        self.given().unwrap_or(KubeVersion::NEWEST)
+    }
+
+    /// The version of a live replay: the one given wins over the server's; the server's
+    /// comes with its note (a version it did not say, or one not understood), and one it did
+    /// not say is the newest.
+    pub fn settle(
+        self,
+        server_version: (Option<KubeVersion>, Option<String>),
+    ) -> (KubeVersion, Option<String>) {
+        match self {
+            Version::Given(v) => (v, None),
+            Version::Default => (
+                server_version.0.unwrap_or(KubeVersion::NEWEST),
+                server_version.1,
+            ),
         }
     }
 }
@@ -181,21 +215,85 @@ impl<F> Plan<F> {
         server_now: (Timestamp, Option<String>),
     ) -> (Settled, Vec<String>) {
         let mut notes = Vec::new();
-        let version = match self.version {
-            Version::Given(v) => v,
-            Version::Default => {
-                notes.extend(server_version.1);
-                server_version.0.unwrap_or(KubeVersion::NEWEST)
-            }
-        };
+        let (version, note) = self.version.settle(server_version);
+        notes.extend(note);
         notes.extend(version.beyond_modelled_note());
-        let now = match self.instant.given() {
-            Some(t) => t,
-            None => {
-                notes.extend(server_now.1);
-                server_now.0
-            }
-        };
+        let (now, note) = self.instant.settle(server_now);
+        notes.extend(note);
         (Settled { now, version }, notes)
     }
+}
+
+/// `next SCHEDULE`: the schedule as typed, from when, how many, shown how.
+pub struct NextPlan {
+    pub schedule: String,
+    /// `--time-zone`: the schedule's own zone, like spec.timeZone.
+    pub time_zone: Option<String>,
+    /// `--from`, else the wall clock (`Instant::Clock`).
+    pub from: Instant,
+    pub count: usize,
+    pub zone: Zone,
+    pub output: Output<NextFormat>,
+}
+
+/// `monitor`: what to watch, how to judge it, where to say it.
+pub struct MonitorPlan {
+    pub kube: KubeArgs,
+    /// The namespace (`-n`, checked after connecting, as for one cluster's `scan`) or all.
+    pub select: Select,
+    pub zone: Zone,
+    /// `--kube-version`, else the server's, taken once it answers ([`Version::settle`]).
+    pub version: Version,
+    /// `--listen`: the address of the HTTP endpoints, bound after connecting.
+    pub listen: Option<std::net::SocketAddr>,
+    /// The status lines on stdout: always without `--listen`; with it only when `-o` asks.
+    pub lines: crate::monitor::engine::Output,
+    pub grace: Duration,
+    pub stale_after: Duration,
+}
+
+/// The CronJob an action changes or runs, its name checked before any request, and how:
+/// the connection, `-n`, `--dry-run`, `--yes` (`Session::connect`, `actions::patch`).
+pub struct Action {
+    pub name: String,
+    pub how: ActionArgs,
+}
+
+/// `suspend NAME`.
+pub struct SuspendPlan {
+    pub action: Action,
+    pub by: Option<String>,
+    pub reason: Option<String>,
+}
+
+/// `unsuspend NAME`: the controller's sync it previews is replayed in `zone` at the server's
+/// version (`Version::Default`: there is no flag for it).
+pub struct UnsuspendPlan {
+    pub action: Action,
+    pub zone: Zone,
+    pub version: Version,
+    pub skip_missed: bool,
+}
+
+/// `trigger NAME`.
+pub struct TriggerPlan {
+    pub action: Action,
+    /// `--job-name`, else `<cronjob>-manual-<5 random characters>`, checked.
+    pub job_name: String,
+    /// The server's clock (no flag sets it), for the preview.
+    pub instant: Instant,
+    /// The format the Job is printed in (a dry run's, or with `-o` the one created): `-o`,
+    /// else YAML.
+    pub format: ObjectFormat,
+    /// `-o` was given: the Job created is printed, and the preview goes to stderr.
+    pub print_created: bool,
+    pub wait: Wait,
+}
+
+/// Whether `trigger` follows the Job it created.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wait {
+    No,
+    /// `--wait`, for at most this long (`--timeout`; None: no limit).
+    Follow(Option<Duration>),
 }

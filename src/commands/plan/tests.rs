@@ -5,8 +5,11 @@ use clap::Parser;
 use doctor::replay::KubeVersion;
 
 use super::*;
-use crate::cli::{Cli, Command, ReportFormat, ScanFormat};
+use crate::cli::{
+    Cli, Command, DryRun, MonitorFormat, NextFormat, ObjectFormat, ReportFormat, ScanFormat,
+};
 use crate::error::{Error, UsageError};
+use crate::monitor::engine;
 
 fn parse(args: &[&str]) -> Command {
     let mut all = vec!["kubectl-cronjob_doctor"];
@@ -297,4 +300,321 @@ fn a_flag_wins_over_the_server_and_the_server_over_the_default() {
     assert_eq!(at.version, KubeVersion::new(27));
     assert_eq!(at.now, "2020-01-01T00:00:00Z".parse().unwrap());
     assert!(notes.is_empty(), "{notes:?}");
+}
+
+fn next_plan(args: &[&str]) -> Result<NextPlan, Error> {
+    let mut all = vec!["next"];
+    all.extend_from_slice(args);
+    match parse(&all) {
+        Command::Next(a) => next(&a),
+        _ => unreachable!(),
+    }
+}
+
+fn monitor_plan(args: &[&str]) -> Result<MonitorPlan, Error> {
+    let mut all = vec!["monitor"];
+    all.extend_from_slice(args);
+    match parse(&all) {
+        Command::Monitor(a) => monitor(&a),
+        _ => unreachable!(),
+    }
+}
+
+fn unsuspend_plan(args: &[&str]) -> Result<UnsuspendPlan, Error> {
+    let mut all = vec!["unsuspend"];
+    all.extend_from_slice(args);
+    match parse(&all) {
+        Command::Unsuspend(a) => unsuspend(&a),
+        _ => unreachable!(),
+    }
+}
+
+fn suspend_plan(args: &[&str]) -> Result<SuspendPlan, Error> {
+    let mut all = vec!["suspend"];
+    all.extend_from_slice(args);
+    match parse(&all) {
+        Command::Suspend(a) => suspend(&a),
+        _ => unreachable!(),
+    }
+}
+
+fn trigger_plan(args: &[&str]) -> Result<TriggerPlan, Error> {
+    let mut all = vec!["trigger"];
+    all.extend_from_slice(args);
+    match parse(&all) {
+        Command::Trigger(a) => trigger(&a),
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn next_starts_from_the_clock_or_from_any_computable_instant() {
+    let p = next_plan(&["0 3 * * *"]).unwrap();
+    assert_eq!(p.from, Instant::Clock);
+    assert_eq!((p.schedule.as_str(), p.count), ("0 3 * * *", 5));
+    assert_eq!(p.zone.name, "UTC");
+    assert_eq!(p.output.format, NextFormat::Text);
+    let p = next_plan(&[
+        "0 3 * * *",
+        "--from",
+        "2026-11-20T12:00:00Z",
+        "--count",
+        "2",
+        "--time-zone",
+        "Asia/Tokyo",
+        "--controller-time-zone",
+        "Europe/Berlin",
+        "-o",
+        "json",
+        "--color",
+        "always",
+    ])
+    .unwrap();
+    assert_eq!(p.from, Instant::At("2026-11-20T12:00:00Z".parse().unwrap()));
+    assert_eq!(p.count, 2);
+    assert_eq!(p.time_zone.as_deref(), Some("Asia/Tokyo"));
+    assert_eq!(p.zone.name, "Europe/Berlin");
+    assert_eq!(p.output.format, NextFormat::Json);
+    assert!(p.output.color);
+    // --from reaches further than --now: the view says where computing stops.
+    let p = next_plan(&["@daily", "--from", "9990-01-01T00:00:00Z"]).unwrap();
+    assert_eq!(p.from, Instant::At("9990-01-01T00:00:00Z".parse().unwrap()));
+}
+
+#[test]
+fn next_checks_the_zone_then_from() {
+    let e = refused(next_plan(&["@daily", "--from", "yesterday"]));
+    assert!(
+        e.starts_with(
+            "--from \"yesterday\" is not an RFC 3339 instant (for example 2026-11-20T12:00:00Z): "
+        ),
+        "{e}"
+    );
+    let e = refused(next_plan(&["@daily", "--from", "dump"]));
+    assert!(e.starts_with("--from \"dump\" is not an RFC 3339"), "{e}");
+    let e = refused(next_plan(&["@daily", "--from", "9999-12-31T23:00:00Z"]));
+    assert!(e.starts_with("--from \"9999-12-31T23:00:00Z\""), "{e}");
+    assert!(!e.contains("not an RFC 3339"), "{e}");
+    let e = refused(next_plan(&[
+        "@daily",
+        "--controller-time-zone",
+        "Local",
+        "--from",
+        "yesterday",
+    ]));
+    assert_eq!(e, UsageError::ControllerZoneLocal.to_string());
+    let e = refused(next_plan(&[
+        "@daily",
+        "--controller-time-zone",
+        "Mars/Olympus",
+    ]));
+    assert!(
+        e.starts_with("--controller-time-zone \"Mars/Olympus\": "),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_monitor_checks_the_zone_then_the_version() {
+    let e = refused(monitor_plan(&["--controller-time-zone", "Mars/Olympus"]));
+    assert!(
+        e.starts_with("--controller-time-zone \"Mars/Olympus\": "),
+        "{e}"
+    );
+    // clap refuses a bad --kube-version first; the plan holds the same check, after the zone.
+    let Command::Monitor(mut a) = parse(&["monitor", "--controller-time-zone", "Local"]) else {
+        unreachable!()
+    };
+    a.kube_version = Some("2.0".into());
+    assert_eq!(
+        refused(monitor(&a)),
+        UsageError::ControllerZoneLocal.to_string()
+    );
+    a.controller_time_zone = "UTC".into();
+    assert!(refused(monitor(&a)).starts_with("--kube-version \"2.0\": "));
+}
+
+#[test]
+fn the_monitor_replays_the_version_given_else_the_servers() {
+    let server = |v: u32, note: Option<&str>| (Some(KubeVersion::new(v)), note.map(String::from));
+    let p = monitor_plan(&["--kube-version", "1.27"]).unwrap();
+    assert_eq!(p.version, Version::Given(KubeVersion::new(27)));
+    assert_eq!(p.version.or_newest(), KubeVersion::new(27));
+    assert_eq!(
+        p.version.settle(server(30, Some("ignored"))),
+        (KubeVersion::new(27), None)
+    );
+    let p = monitor_plan(&[]).unwrap();
+    assert_eq!(p.version, Version::Default);
+    assert_eq!(p.version.or_newest(), KubeVersion::NEWEST);
+    assert_eq!(
+        p.version.settle(server(30, None)),
+        (KubeVersion::new(30), None)
+    );
+    // A server that does not say which: the newest, with the server's note.
+    assert_eq!(
+        p.version.settle((None, Some("unknown".into()))),
+        (KubeVersion::NEWEST, Some("unknown".into()))
+    );
+}
+
+#[test]
+fn the_monitor_prints_lines_without_listen_or_when_o_asks() {
+    let lines = |args: &[&str]| match monitor_plan(args).unwrap().lines {
+        engine::Output::Silent => None,
+        engine::Output::Lines(f) => Some(f),
+    };
+    assert_eq!(lines(&[]), Some(MonitorFormat::Text));
+    assert_eq!(lines(&["-o", "json"]), Some(MonitorFormat::Json));
+    assert_eq!(lines(&["--listen", "127.0.0.1:9090"]), None);
+    assert_eq!(
+        lines(&["--listen", "127.0.0.1:9090", "-o", "text"]),
+        Some(MonitorFormat::Text)
+    );
+    let p = monitor_plan(&["-n", "ops", "--grace", "5m", "--stale-after", "10s"]).unwrap();
+    assert_eq!(p.select.namespace.as_deref(), Some("ops"));
+    assert!(!p.select.all_namespaces);
+    assert_eq!(p.grace, std::time::Duration::from_secs(300));
+    assert_eq!(p.stale_after, std::time::Duration::from_secs(10));
+    // A namespace is checked after connecting: it may be the context's.
+    assert!(monitor_plan(&["-n", "Bad_NS"]).is_ok());
+}
+
+#[test]
+fn unsuspend_checks_the_name_then_the_zone_before_any_request() {
+    let e = refused(unsuspend_plan(&[
+        "Bad_Name",
+        "--controller-time-zone",
+        "Mars/Olympus",
+    ]));
+    assert!(
+        e.contains("Bad_Name") && e.ends_with("; nothing was sent"),
+        "{e}"
+    );
+    let e = refused(unsuspend_plan(&[
+        "backup",
+        "--controller-time-zone",
+        "Mars/Olympus",
+    ]));
+    assert!(
+        e.starts_with("--controller-time-zone \"Mars/Olympus\": "),
+        "{e}"
+    );
+    let p = unsuspend_plan(&[
+        "backup",
+        "-n",
+        "ops",
+        "--skip-missed",
+        "--dry-run",
+        "server",
+    ])
+    .unwrap();
+    assert_eq!(p.action.name, "backup");
+    assert_eq!(p.action.how.namespace.as_deref(), Some("ops"));
+    assert_eq!(p.action.how.dry_run, DryRun::Server);
+    assert!(p.skip_missed);
+    assert_eq!(p.zone.name, "UTC");
+    // No flag names the version: the server's is taken.
+    assert_eq!(p.version, Version::Default);
+}
+
+#[test]
+fn suspend_checks_the_name_before_any_request() {
+    let e = refused(suspend_plan(&["Bad_Name"]));
+    assert!(
+        e.contains("Bad_Name") && e.ends_with("; nothing was sent"),
+        "{e}"
+    );
+    let p = suspend_plan(&["backup", "--by", "alice", "--reason", "migration", "-y"]).unwrap();
+    assert_eq!(p.action.name, "backup");
+    assert!(p.action.how.yes);
+    assert_eq!(p.by.as_deref(), Some("alice"));
+    assert_eq!(p.reason.as_deref(), Some("migration"));
+}
+
+#[test]
+fn trigger_refuses_wait_with_a_dry_run_before_anything_else() {
+    for (mode, flag) in [
+        ("client", "--dry-run=client"),
+        ("server", "--dry-run=server"),
+    ] {
+        let e = refused(trigger_plan(&["Bad_Name", "--wait", "--dry-run", mode]));
+        assert_eq!(
+            e,
+            format!("--wait follows a Job that {flag} does not create: drop one of them")
+        );
+    }
+    assert!(trigger_plan(&["backup", "--wait", "--dry-run", "none"]).is_ok());
+    assert!(trigger_plan(&["backup", "--dry-run", "client"]).is_ok());
+}
+
+#[test]
+fn trigger_checks_the_cronjob_name_then_the_job_name() {
+    let e = refused(trigger_plan(&["Bad_Name", "--job-name", "Bad_Job"]));
+    assert!(
+        e.contains("Bad_Name") && e.ends_with("; nothing was sent"),
+        "{e}"
+    );
+    let e = refused(trigger_plan(&["backup", "--job-name", "Bad_Job"]));
+    assert!(
+        e.starts_with("--job-name: ") && e.contains("Bad_Job") && e.ends_with("; nothing was sent"),
+        "{e}"
+    );
+    let p = trigger_plan(&["backup", "--job-name", "backup-now"]).unwrap();
+    assert_eq!(p.job_name, "backup-now");
+    // The default: <cronjob>-manual-<5 characters>.
+    let p = trigger_plan(&["backup"]).unwrap();
+    let suffix = p.job_name.strip_prefix("backup-manual-").unwrap();
+    assert_eq!(suffix.len(), 5, "{}", p.job_name);
+}
+
+#[test]
+fn trigger_waits_only_when_asked_for_at_most_the_timeout() {
+    let p = trigger_plan(&["backup"]).unwrap();
+    assert_eq!(p.wait, Wait::No);
+    assert_eq!((p.format, p.print_created), (ObjectFormat::Yaml, false));
+    assert_eq!(p.instant, Instant::Clock);
+    let p = trigger_plan(&["backup", "--wait"]).unwrap();
+    assert_eq!(
+        p.wait,
+        Wait::Follow(Some(std::time::Duration::from_secs(30 * 60)))
+    );
+    let p = trigger_plan(&["backup", "--wait", "--timeout", "0", "-o", "json"]).unwrap();
+    assert_eq!(p.wait, Wait::Follow(None));
+    assert_eq!((p.format, p.print_created), (ObjectFormat::Json, true));
+}
+
+#[test]
+fn the_wait_timeout_reaches_the_168h_clap_accepts() {
+    let h = |n: u64| Some(std::time::Duration::from_secs(n * 3600));
+    assert_eq!(flags::wait_timeout("48h").unwrap(), h(48));
+    assert_eq!(flags::wait_timeout("168h").unwrap(), h(168));
+    assert_eq!(flags::wait_timeout("0").unwrap(), None);
+    let e = flags::wait_timeout("169h").unwrap_err().to_string();
+    assert!(e.starts_with("--timeout \"169h\": at most 168h"), "{e}");
+}
+
+#[test]
+fn suffixes_are_five_generate_name_characters() {
+    let s = resolve::random_suffix();
+    assert_eq!(s.len(), 5);
+    assert!(
+        s.bytes()
+            .all(|b| b"bcdfghjklmnpqrstvwxz2456789".contains(&b)),
+        "{s}"
+    );
+}
+
+#[test]
+fn the_clock_given_wins_over_the_servers() {
+    let server_now: jiff::Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
+    let given: jiff::Timestamp = "2020-01-01T00:00:00Z".parse().unwrap();
+    assert_eq!(
+        Instant::At(given).settle((server_now, Some("skewed".into()))),
+        (given, None)
+    );
+    assert_eq!(
+        Instant::Clock.settle((server_now, Some("skewed".into()))),
+        (server_now, Some("skewed".into()))
+    );
 }
