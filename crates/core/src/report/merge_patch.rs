@@ -4,11 +4,17 @@
 //!
 //! The model keeps only the fields the diagnosis reads, so [`apply_to_cron_job`] accepts only
 //! the fields a rule ever patches and refuses anything else: a change we cannot replay is a
-//! change we cannot vouch for.
+//! change we cannot vouch for. Those fields are one list (`CHECKED`, a policy: what the replay
+//! can vouch for), shared by [`apply_to_cron_job`] and [`value_in_cron_job`]. A patch's value
+//! is read by the CronJob reader every other source uses (`source::wire::CronJob`, then
+//! `source::convert`), so a field's JSON name and type are written only there; the list says
+//! which paths may change and where the model keeps each.
 
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::model::{ConcurrencyPolicy, CronJob};
+use crate::source::{convert, wire};
 
 /// RFC 7386 `MergePatch(target, patch)`: objects merge key by key, `null` removes a key, any
 /// other value (arrays included) replaces the target's whole.
@@ -123,6 +129,59 @@ pub enum PatchError {
     Unchecked { path: String },
 }
 
+/// One field the replay can check: its path in a patch, and where the model keeps it.
+struct Checked {
+    path: &'static str,
+    /// Move the field from `from` (the patch's value, read as a CronJob) into `to`.
+    take: fn(to: &mut CronJob, from: CronJob),
+    /// The model's value of the field as a patch writes it (None: unset).
+    value: fn(&CronJob) -> Option<Value>,
+}
+
+/// `CHECKED` from `"path" => place` pairs, each place (`spec.job_template.spec.suspend`)
+/// written once for both directions.
+macro_rules! checked_fields {
+    ($($path:literal => $($place:ident).+,)*) => {
+        const CHECKED: &[Checked] = &[$(Checked {
+            path: $path,
+            take: |to, from| to.$($place).+ = from.$($place).+,
+            value: |cj| PatchValue::patch_value(&cj.$($place).+),
+        },)*];
+    };
+}
+
+// The fields a rule's patch sets and the model keeps, so the replay can check a change of
+// them. Their JSON types are the wire reader's (`wire::CronJobSpec`, `wire::JobSpec`,
+// `wire::PodTemplateSpec`).
+checked_fields! {
+    "spec.schedule" => spec.schedule,
+    "spec.timeZone" => spec.time_zone,
+    "spec.startingDeadlineSeconds" => spec.starting_deadline_seconds,
+    "spec.successfulJobsHistoryLimit" => spec.successful_jobs_history_limit,
+    "spec.failedJobsHistoryLimit" => spec.failed_jobs_history_limit,
+    "spec.suspend" => spec.suspend,
+    "spec.concurrencyPolicy" => spec.concurrency_policy,
+    "spec.jobTemplate.spec.activeDeadlineSeconds" => spec.job_template.spec.active_deadline_seconds,
+    "spec.jobTemplate.spec.backoffLimit" => spec.job_template.spec.backoff_limit,
+    "spec.jobTemplate.spec.ttlSecondsAfterFinished" => spec.job_template.spec.ttl_seconds_after_finished,
+    "spec.jobTemplate.spec.suspend" => spec.job_template.spec.suspend,
+    "spec.jobTemplate.spec.template.spec.restartPolicy" => spec.job_template.spec.restart_policy,
+}
+
+fn checked(path: &str) -> Option<&'static Checked> {
+    CHECKED.iter().find(|c| c.path == path)
+}
+
+/// `value` at `path` read as the CronJob reader reads it: a document holding only that value,
+/// through `wire::CronJob` and `convert`. None when the value is not of the field's type
+/// (`wire::lenient` defaults only the manifest reader's soft errors; serde_json's fail).
+fn read_value(path: &str, value: &Value) -> Option<CronJob> {
+    let mut doc = Value::Object(Map::new());
+    set(&mut doc, path, value.clone());
+    let read = wire::CronJob::<wire::NoKeys, wire::NoKeys>::deserialize(&doc).ok()?;
+    Some(convert::cron_job(read))
+}
+
 /// Apply a merge patch to the CronJob model. Errors name the first field the model cannot
 /// take (unknown to the replay, or of the wrong type).
 pub fn apply_to_cron_job(cj: &CronJob, patch: &Value) -> Result<CronJob, PatchError> {
@@ -130,51 +189,14 @@ pub fn apply_to_cron_job(cj: &CronJob, patch: &Value) -> Result<CronJob, PatchEr
         return Err(PatchError::NotAnObject);
     }
     let mut out = cj.clone();
-    for (path, v) in leaves(patch) {
-        let bad = || PatchError::BadValue {
-            path: path.clone(),
-            value: v.clone(),
+    for (path, value) in leaves(patch) {
+        let Some(field) = checked(&path) else {
+            return Err(PatchError::Unchecked { path });
         };
-        let spec = &mut out.spec;
-        let tpl = &mut spec.job_template.spec;
-        match path.as_str() {
-            "spec.schedule" => spec.schedule = opt_string(&v).ok_or_else(bad)?,
-            "spec.timeZone" => spec.time_zone = opt_string(&v).ok_or_else(bad)?,
-            "spec.startingDeadlineSeconds" => {
-                spec.starting_deadline_seconds = opt_int(&v).ok_or_else(bad)?
-            }
-            "spec.successfulJobsHistoryLimit" => {
-                spec.successful_jobs_history_limit = opt_int(&v).ok_or_else(bad)?
-            }
-            "spec.failedJobsHistoryLimit" => {
-                spec.failed_jobs_history_limit = opt_int(&v).ok_or_else(bad)?
-            }
-            "spec.suspend" => {
-                spec.suspend = opt_bool(&v).ok_or_else(bad)?.unwrap_or(false);
-            }
-            "spec.concurrencyPolicy" => {
-                spec.concurrency_policy = match opt_string(&v).ok_or_else(bad)?.as_deref() {
-                    None | Some("Allow") => ConcurrencyPolicy::Allow,
-                    Some("Forbid") => ConcurrencyPolicy::Forbid,
-                    Some("Replace") => ConcurrencyPolicy::Replace,
-                    Some(other) => ConcurrencyPolicy::Other(other.to_string()),
-                }
-            }
-            "spec.jobTemplate.spec.activeDeadlineSeconds" => {
-                tpl.active_deadline_seconds = opt_int(&v).ok_or_else(bad)?
-            }
-            "spec.jobTemplate.spec.backoffLimit" => {
-                tpl.backoff_limit = opt_int(&v).ok_or_else(bad)?
-            }
-            "spec.jobTemplate.spec.ttlSecondsAfterFinished" => {
-                tpl.ttl_seconds_after_finished = opt_int(&v).ok_or_else(bad)?
-            }
-            "spec.jobTemplate.spec.suspend" => tpl.suspend = opt_bool(&v).ok_or_else(bad)?,
-            "spec.jobTemplate.spec.template.spec.restartPolicy" => {
-                tpl.restart_policy = opt_string(&v).ok_or_else(bad)?
-            }
-            _ => return Err(PatchError::Unchecked { path }),
-        }
+        let Some(read) = read_value(&path, &value) else {
+            return Err(PatchError::BadValue { path, value });
+        };
+        (field.take)(&mut out, read);
     }
     Ok(out)
 }
@@ -182,55 +204,32 @@ pub fn apply_to_cron_job(cj: &CronJob, patch: &Value) -> Result<CronJob, PatchEr
 /// The model's current value of a field [`apply_to_cron_job`] can change (None: unset or a
 /// field it does not know).
 pub fn value_in_cron_job(cj: &CronJob, path: &str) -> Option<Value> {
-    let spec = &cj.spec;
-    let tpl = &spec.job_template.spec;
-    let int = |v: Option<i64>| v.map(Value::from);
-    match path {
-        "spec.schedule" => spec.schedule.clone().map(Value::from),
-        "spec.timeZone" => spec.time_zone.clone().map(Value::from),
-        "spec.startingDeadlineSeconds" => int(spec.starting_deadline_seconds),
-        "spec.successfulJobsHistoryLimit" => int(spec.successful_jobs_history_limit),
-        "spec.failedJobsHistoryLimit" => int(spec.failed_jobs_history_limit),
-        "spec.suspend" => Some(Value::from(spec.suspend)),
-        "spec.concurrencyPolicy" => Some(Value::from(match &spec.concurrency_policy {
-            ConcurrencyPolicy::Allow => "Allow",
-            ConcurrencyPolicy::Forbid => "Forbid",
-            ConcurrencyPolicy::Replace => "Replace",
-            ConcurrencyPolicy::Other(o) => o.as_str(),
-        })),
-        "spec.jobTemplate.spec.activeDeadlineSeconds" => int(tpl.active_deadline_seconds),
-        "spec.jobTemplate.spec.backoffLimit" => int(tpl.backoff_limit),
-        "spec.jobTemplate.spec.ttlSecondsAfterFinished" => int(tpl.ttl_seconds_after_finished),
-        "spec.jobTemplate.spec.suspend" => tpl.suspend.map(Value::from),
-        "spec.jobTemplate.spec.template.spec.restartPolicy" => {
-            tpl.restart_policy.clone().map(Value::from)
-        }
-        _ => None,
+    checked(path).and_then(|field| (field.value)(cj))
+}
+
+/// A model field's value as a patch writes it: its JSON value, None when unset. Per model type
+/// (the JSON types are the wire reader's: a string, an integer, a boolean).
+trait PatchValue {
+    fn patch_value(&self) -> Option<Value>;
+}
+
+impl<T: Clone + Into<Value>> PatchValue for Option<T> {
+    fn patch_value(&self) -> Option<Value> {
+        self.clone().map(Into::into)
     }
 }
 
-/// `Some(None)` for null (remove), `Some(Some(s))` for a string, None for anything else.
-fn opt_string(v: &Value) -> Option<Option<String>> {
-    match v {
-        Value::Null => Some(None),
-        Value::String(s) => Some(Some(s.clone())),
-        _ => None,
+/// `spec.suspend`: the model reads absent as false.
+impl PatchValue for bool {
+    fn patch_value(&self) -> Option<Value> {
+        Some(Value::Bool(*self))
     }
 }
 
-fn opt_int(v: &Value) -> Option<Option<i64>> {
-    match v {
-        Value::Null => Some(None),
-        Value::Number(n) => n.as_i64().map(Some),
-        _ => None,
-    }
-}
-
-fn opt_bool(v: &Value) -> Option<Option<bool>> {
-    match v {
-        Value::Null => Some(None),
-        Value::Bool(b) => Some(Some(*b)),
-        _ => None,
+/// `spec.concurrencyPolicy`: the model reads absent as Allow.
+impl PatchValue for ConcurrencyPolicy {
+    fn patch_value(&self) -> Option<Value> {
+        Some(Value::from(self.as_str()))
     }
 }
 
@@ -355,5 +354,124 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("spec.suspend"), "{err}");
+    }
+    /// Each checked path with a value of its type and one of another type.
+    fn samples() -> Vec<(&'static str, Value, Value)> {
+        vec![
+            ("spec.schedule", json!("0 1 * * *"), json!(5)),
+            ("spec.timeZone", json!("Europe/Paris"), json!(true)),
+            ("spec.startingDeadlineSeconds", json!(200), json!("200")),
+            ("spec.successfulJobsHistoryLimit", json!(0), json!(1.5)),
+            ("spec.failedJobsHistoryLimit", json!(7), json!(u64::MAX)),
+            ("spec.suspend", json!(true), json!("no")),
+            (
+                "spec.concurrencyPolicy",
+                json!("Sometimes"),
+                json!(["Forbid"]),
+            ),
+            (
+                "spec.jobTemplate.spec.activeDeadlineSeconds",
+                json!(780),
+                json!(false),
+            ),
+            ("spec.jobTemplate.spec.backoffLimit", json!(-1), json!("6")),
+            (
+                "spec.jobTemplate.spec.ttlSecondsAfterFinished",
+                json!(86400),
+                json!(3.0),
+            ),
+            ("spec.jobTemplate.spec.suspend", json!(false), json!(0)),
+            (
+                "spec.jobTemplate.spec.template.spec.restartPolicy",
+                json!("Never"),
+                json!({}),
+            ),
+        ]
+    }
+
+    fn patch_of(path: &str, value: &Value) -> Value {
+        let mut patch = json!({});
+        set(&mut patch, path, value.clone());
+        patch
+    }
+
+    #[test]
+    fn every_checked_path_round_trips_and_refuses_another_type() {
+        let paths: Vec<&str> = samples().iter().map(|s| s.0).collect();
+        assert_eq!(paths, CHECKED.iter().map(|c| c.path).collect::<Vec<_>>());
+        let cj = CronJob::default();
+        for (path, good, wrong) in samples() {
+            // A misspelt path would be skipped by the reader, leaving the model unchanged.
+            let set = apply_to_cron_job(&cj, &patch_of(path, &good)).unwrap();
+            assert_eq!(value_in_cron_job(&set, path), Some(good.clone()), "{path}");
+            assert_ne!(set, cj, "{path}");
+            // null removes the field: the model's reading of an absent one.
+            let removed = apply_to_cron_job(&set, &patch_of(path, &Value::Null)).unwrap();
+            assert_eq!(removed, cj, "{path}");
+            // A wrong type is refused, never read as absent (serde_json's errors are not the
+            // manifest reader's soft ones).
+            let err = apply_to_cron_job(&set, &patch_of(path, &wrong)).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("{path}: {wrong} is not a valid value"),
+                "{path}"
+            );
+            assert_eq!(
+                err,
+                PatchError::BadValue {
+                    path: path.to_string(),
+                    value: wrong
+                }
+            );
+        }
+    }
+
+    #[test]
+    fn a_patch_value_reads_as_the_same_field_of_a_manifest() {
+        for (path, good, _) in samples() {
+            let mut doc = json!({"apiVersion": "batch/v1", "kind": "CronJob",
+                "metadata": {"name": "backup"}});
+            set(&mut doc, path, good.clone());
+            let loaded = crate::source::parse_text("cj.json", &doc.to_string());
+            assert_eq!(loaded.errors, [], "{path}");
+            let patched = apply_to_cron_job(&CronJob::default(), &patch_of(path, &good)).unwrap();
+            assert_eq!(
+                value_in_cron_job(&patched, path),
+                value_in_cron_job(&loaded.cron_jobs[0], path),
+                "{path}"
+            );
+        }
+    }
+
+    #[test]
+    fn paths_the_replay_cannot_check_are_refused_by_name() {
+        let cj = CronJob::default();
+        for path in [
+            "metadata.name",
+            "spec.jobTemplate.spec.parallelism",
+            "spec.schedule.minute",
+            "status.lastScheduleTime",
+        ] {
+            let err = apply_to_cron_job(&cj, &patch_of(path, &json!(1))).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("{path}: a change the replay cannot check")
+            );
+            assert_eq!(value_in_cron_job(&cj, path), None);
+        }
+        assert_eq!(
+            apply_to_cron_job(&cj, &json!([])).unwrap_err().to_string(),
+            "the patch is not a JSON object"
+        );
+        // The first leaf the model cannot take names the error, in document order.
+        let err = apply_to_cron_job(
+            &cj,
+            &json!({"metadata": {"name": "x"}, "spec": {"suspend": "no"}}),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "metadata.name: a change the replay cannot check"
+        );
     }
 }

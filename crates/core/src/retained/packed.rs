@@ -10,6 +10,10 @@
 //! ±68 years — keeps the whole record. Packing is lossless by construction: a run is packed
 //! only when unpacking gives it back unchanged, so what `/runs` and `/report` serve is what
 //! was recorded.
+//!
+//! Not a reader of a Kubernetes kind: it names no field of a CronJob, Job, Pod or Event, only
+//! those of our own record ([`RetainedRun`], built from the model by `super::observe`),
+//! packed for memory; the kinds are read in `source::wire`.
 
 use jiff::Timestamp;
 

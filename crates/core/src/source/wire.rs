@@ -18,6 +18,10 @@
 //! the order the manifest reader reports problems in (`tree_de` reads a struct in declaration
 //! order).
 //!
+//! A third reader shares the CronJob struct: the fix replay (`report::merge_patch`) reads each
+//! value of a merge patch through [`CronJob`] and `convert`, so a patchable field's JSON name
+//! and type are the ones written here.
+//!
 //! Which kinds decode here, from both sources: every kind the tool reads. CronJobs (the scan
 //! drops kubectl's last-applied annotation), Jobs (the scan with [`JobRunSpec`], files with
 //! the whole [`JobSpec`]), Pods, core/v1 Events, and `events.k8s.io/v1` Events ([`EventV1`],
