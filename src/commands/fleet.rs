@@ -12,6 +12,7 @@ use std::time::Instant;
 
 use doctor::model::CronJob;
 pub(super) use doctor::render::fleet::ContextSummary;
+use doctor::render::scan_entries::{self, Context, Diagnosed, Entry, Form, Shape};
 use doctor::replay::KubeVersion;
 use doctor::report::stream::write_json_around;
 use doctor::report::{CronJobReport, Health};
@@ -19,7 +20,6 @@ use jiff::Timestamp;
 
 use super::plan::{Fleet, Plan, ScanPlan};
 use super::read_cluster::{LiveStart, live_start};
-use super::scan::{Diagnosed, Entry, controller_lag_of};
 use crate::cli::ScanFormat;
 use crate::cluster::diagnose::Plans;
 use crate::cluster::fleet::{self, Deadline};
@@ -150,34 +150,24 @@ fn scan_context(
     ))?;
     // This cluster's clock and version: skew and replay are per cluster.
     let (at, notes_after) = plan.settle_live(server_version, cluster::server_now(&api));
-    let (now, opts) = (at.now, plan.options(at));
-    let (json, wide, only_problems, several) = (
-        plan.output.format == ScanFormat::Json,
-        plan.output.format == ScanFormat::Wide,
-        s.p.only_problems,
-        s.several,
-    );
-    let shape = |cj: &CronJob, r: CronJobReport| -> Diagnosed {
-        let health = r.health;
-        let out = (!only_problems || health != Health::Ok).then(|| {
-            if json {
-                Entry::Json(fragment_in_context(name, &r))
-            } else {
-                let row = Row::new(cj, &r, wide);
-                Entry::Row(Box::new(if several {
-                    row.in_context(name, now)
-                } else {
-                    row
-                }))
+    let opts = plan.options(at);
+    let json = plan.output.format == ScanFormat::Json;
+    let how = Shape {
+        form: if json {
+            Form::Json
+        } else {
+            Form::Table {
+                wide: plan.output.format == ScanFormat::Wide,
             }
-        });
-        let controller_lag = controller_lag_of(&r);
-        Diagnosed {
-            health,
-            out,
-            controller_lag,
-        }
+        },
+        only_problems: s.p.only_problems,
+        context: Some(Context {
+            name,
+            now: at.now,
+            column: s.several,
+        }),
     };
+    let shape = |cj: &CronJob, r: CronJobReport| scan_entries::shape(cj, r, &how);
     // The contexts share the machine: each gets a share of the cores for its diagnosis.
     let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
     let threads = cores.div_ceil(s.at_once).max(1);

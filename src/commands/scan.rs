@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use doctor::model::CronJob;
-use doctor::report::stream::{JsonStream, json_fragment};
+use doctor::render::scan_entries::{self, Diagnosed, Entry, Form, Shape};
+use doctor::report::stream::JsonStream;
 use doctor::report::{CronJobReport, Health};
 
 use super::plan::{self, ScanPlan, Source};
@@ -21,29 +22,6 @@ use crate::error::exit;
 use crate::term::emit;
 use crate::term::progress::{self, PROGRESS_DELAY, thousands};
 use crate::term::scan_table::{Row, table};
-
-/// One CronJob's result as the output needs it: its health for the footer and the exit code,
-/// and (unless filtered out) its table row or JSON fragment.
-pub(super) struct Diagnosed {
-    pub(super) health: Health,
-    pub(super) out: Option<Entry>,
-    /// `namespace/name` and how late the controller created its newest Job, when that made
-    /// the run late: several make one note ([`late_start::lagging_controller_note`]).
-    pub(super) controller_lag: Option<(String, i64)>,
-}
-
-/// `namespace/name` and the controller's lag, for a CronJob whose newest run the controller
-/// created late (see [`Diagnosed::controller_lag`]).
-pub(super) fn controller_lag_of(r: &CronJobReport) -> Option<(String, i64)> {
-    r.controller_lag_seconds
-        .map(|s| (format!("{}/{}", r.namespace, r.name), s))
-}
-
-/// A CronJob's entry in the output: its table row or its JSON fragment.
-pub(super) enum Entry {
-    Row(Box<Row>),
-    Json(String),
-}
 
 pub fn run(a: &ScanArgs) -> Result<i32, Error> {
     let started = Instant::now();
@@ -90,27 +68,20 @@ fn one_cluster(p: &ScanPlan, kube: &KubeArgs, started: Instant) -> Result<i32, E
     // "Now" is fixed before the first namespace is diagnosed: the server's clock at /version.
     let (at, notes_after) = plan.settle_live(server_version, cluster::server_now(&api));
     let opts = plan.options(at);
-    let (json, wide, only_problems) = (
+    let (json, wide) = (
         plan.output.format == ScanFormat::Json,
         plan.output.format == ScanFormat::Wide,
-        p.only_problems,
     );
-    let shape = |cj: &CronJob, r: CronJobReport| -> Diagnosed {
-        let health = r.health;
-        let out = (!only_problems || health != Health::Ok).then(|| {
-            if json {
-                Entry::Json(json_fragment(&r))
-            } else {
-                Entry::Row(Box::new(Row::new(cj, &r, wide)))
-            }
-        });
-        let controller_lag = controller_lag_of(&r);
-        Diagnosed {
-            health,
-            out,
-            controller_lag,
-        }
+    let how = Shape {
+        form: if json {
+            Form::Json
+        } else {
+            Form::Table { wide }
+        },
+        only_problems: p.only_problems,
+        context: None,
     };
+    let shape = |cj: &CronJob, r: CronJobReport| scan_entries::shape(cj, r, &how);
     let threads = std::thread::available_parallelism().map_or(1, |p| p.get());
     // The JSON report is written while the scan goes on: each CronJob's fragment as soon as it
     // and those before it are diagnosed (namespaces are diagnosed in key order), so memory
@@ -221,7 +192,7 @@ fn one_cluster(p: &ScanPlan, kube: &KubeArgs, started: Instant) -> Result<i32, E
 #[cfg(test)]
 mod tests {
     use super::*;
-    use doctor::report::stream::write_json_around;
+    use doctor::report::stream::{json_fragment, write_json_around};
     use doctor::report::{Options, Report};
     use std::io::Write;
 

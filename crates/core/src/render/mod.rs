@@ -9,7 +9,26 @@ pub mod json;
 pub mod lint;
 pub mod next;
 pub mod sarif;
+pub mod scan_entries;
 pub mod scan_rows;
 pub mod slot;
 pub mod style;
 pub mod wrap;
+
+/// The renderers' tests' input: `yaml`'s snapshot and its report at 2026-11-20T12:00:00Z,
+/// the controller in UTC, the newest release, `timeline` slots a CronJob.
+#[cfg(test)]
+fn report_of(yaml: &str, timeline: usize) -> (crate::model::Snapshot, crate::report::Report) {
+    let (snapshot, _) = crate::source::parse_text("f.yaml", yaml).into_snapshot();
+    let zone = jiff::tz::TimeZone::UTC;
+    let opts = crate::report::Options {
+        now: "2026-11-20T12:00:00Z".parse().unwrap(),
+        controller_zone_name: "UTC",
+        controller_zone: &zone,
+        version: crate::replay::KubeVersion::NEWEST,
+        timeline,
+        severities: crate::config::NO_OVERRIDES,
+    };
+    let report = crate::report::build(&snapshot, Vec::new(), &opts);
+    (snapshot, report)
+}
