@@ -11,7 +11,7 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::cli_live_common::*;
-use crate::monitor_common::free_port;
+use crate::monitor_common::{BACKOFF_EVENT, free_port, put_backoff_event};
 use fake_apiserver::Fault;
 use serde_json::Value;
 
@@ -1300,27 +1300,13 @@ fn a_lone_surrogate_in_a_list_or_a_watch_event_is_read_as_go_reads_it() {
 fn runs_are_remembered_after_their_job_pods_and_events_are_deleted() {
     let live = Live::files(&[example("jobs-failing-oomkilled.yaml")], Some("data"));
     let m = synced_and_ready(&live);
-    live.server
-        .put_object(serde_json::json!({
-            "apiVersion": "v1",
-            "kind": "Event",
-            "metadata": {"name": "etl-29919000-k8d2x.backoff", "namespace": "data"},
-            "involvedObject": {"kind": "Pod", "name": "etl-29919000-k8d2x", "namespace": "data"},
-            "type": "Warning",
-            "reason": "BackOff",
-            "message": "Back-off restarting failed container etl\u{1b}[2J",
-            "count": 3,
-            "firstTimestamp": "2026-11-20T02:01:00Z",
-            "lastTimestamp": "2026-11-20T02:03:00Z",
-            "source": {"component": "kubelet"}
-        }))
-        .unwrap();
+    put_backoff_event(&live, "Back-off restarting failed container etl\u{1b}[2J");
     let runs = "/runs?namespace=data&name=etl";
     m.wait_for(runs, Duration::from_secs(10), |c, b| {
         c == 200 && b.contains("\"BackOff\"")
     });
     for (kind, name) in [
-        ("Event", "etl-29919000-k8d2x.backoff"),
+        ("Event", BACKOFF_EVENT),
         ("Pod", "etl-29919000-k8d2x"),
         ("Job", "etl-29919000"),
     ] {
