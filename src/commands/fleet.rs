@@ -20,6 +20,7 @@ use jiff::Timestamp;
 
 use super::plan::{Fleet, Plan, ScanPlan};
 use super::read_cluster::{LiveStart, live_start};
+use super::scan::footer;
 use crate::cli::ScanFormat;
 use crate::cluster::diagnose::Plans;
 use crate::cluster::fleet::{self, Deadline};
@@ -300,17 +301,13 @@ fn report(s: &FleetScan<'_>, results: Vec<ContextScan>, started: Instant) -> Res
     } else {
         String::new()
     };
-    let secs = started.elapsed().as_secs_f64();
-    out.push_str(&if scanned == 0 {
-        format!("No CronJobs{place} in {contexts}{unread} (scanned in {secs:.1}s)\n")
-    } else {
-        format!(
-            "{attention} of {} CronJob{}{place} in {contexts} need{} attention{unread} (scanned in {secs:.1}s)\n",
-            thousands(scanned),
-            if scanned == 1 { "" } else { "s" },
-            if attention == 1 { "s" } else { "" },
-        )
-    });
+    out.push_str(&footer(
+        scanned,
+        attention,
+        &format!("{place} in {contexts}"),
+        &unread,
+        started,
+    ));
     // The contexts that could not be read, on stderr before the report (a reader of a long
     // table sees the footer's pointer to them).
     for c in &summaries {

@@ -174,19 +174,32 @@ fn one_cluster(p: &ScanPlan, kube: &KubeArgs, started: Instant) -> Result<i32, E
         .as_ref()
         .map(|ns| format!(" in namespace {ns}"))
         .unwrap_or_default();
+    out.push_str(&footer(scanned, attention, &place, "", started));
+    emit(&out);
+    Ok(code)
+}
+
+/// The table's last line: how many of the `scanned` CronJobs (found `place`, e.g. ` in
+/// namespace ops`) need attention, then `unread` (a fleet's contexts that could not be read)
+/// and the time the scan took.
+pub(super) fn footer(
+    scanned: usize,
+    attention: usize,
+    place: &str,
+    unread: &str,
+    started: Instant,
+) -> String {
     let secs = started.elapsed().as_secs_f64();
-    out.push_str(&if scanned == 0 {
-        format!("No CronJobs{place} (scanned in {secs:.1}s)\n")
+    if scanned == 0 {
+        format!("No CronJobs{place}{unread} (scanned in {secs:.1}s)\n")
     } else {
         format!(
-            "{attention} of {} CronJob{}{place} need{} attention (scanned in {secs:.1}s)\n",
+            "{attention} of {} CronJob{}{place} need{} attention{unread} (scanned in {secs:.1}s)\n",
             thousands(scanned),
             if scanned == 1 { "" } else { "s" },
             if attention == 1 { "s" } else { "" },
         )
-    });
-    emit(&out);
-    Ok(code)
+    }
 }
 
 #[cfg(test)]
