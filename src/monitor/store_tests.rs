@@ -460,25 +460,7 @@ fn the_stores_subset_is_the_cores_relation() {
     let mut compared = 0;
     for (file, text) in &texts {
         let (snapshot, _) = doctor::source::parse_text(file, text).into_snapshot();
-        let mut s = Store::new();
-        s.evidence = snapshot.evidence;
-        for c in snapshot.cron_jobs {
-            s.upsert(Stream::CronJobs, Object::CronJob(c));
-        }
-        for j in snapshot.jobs {
-            s.upsert(Stream::Jobs, Object::Job(j));
-        }
-        for p in snapshot.pods {
-            let stream = if p.meta.labels.contains_key("job-name") {
-                Stream::Pods
-            } else {
-                Stream::PodsNewLabel
-            };
-            s.upsert(stream, Object::Pod(p));
-        }
-        for e in snapshot.events {
-            s.upsert(Stream::Events, Object::Event(e));
-        }
+        let s = Store::of_snapshot(snapshot);
         let all = everything(&s);
         let relations = relation::Relations::new(&all);
         for cj in &all.cron_jobs {
