@@ -85,15 +85,6 @@ fn closed_port_url() -> String {
 }
 
 fn fleet(members: Vec<(&str, Member)>) -> Fleet {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "cjd-fleet-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
     let mut servers = Vec::new();
     let mut urls = Vec::new();
     for (_, m) in &members {
@@ -115,17 +106,35 @@ fn fleet(members: Vec<(&str, Member)>) -> Fleet {
             ca_pem: None,
         })
         .collect();
-    let kubeconfig = dir.join("kubeconfig");
-    std::fs::write(&kubeconfig, kubeconfig_yaml(&contexts, members[0].0)).unwrap();
+    let kubeconfig = kubeconfig_yaml(&contexts, members[0].0);
     for (_, m) in members {
         if let Member::Up(s) = m {
             servers.push(s);
         }
     }
-    Fleet {
-        _servers: servers,
-        dir,
-        kubeconfig,
+    Fleet::with_kubeconfig(servers, &kubeconfig)
+}
+
+impl Fleet {
+    /// `servers` and the kubeconfig `yaml` (its contexts point at them, or anywhere), in a
+    /// directory of their own.
+    fn with_kubeconfig(servers: Vec<FakeApiServer>, yaml: &str) -> Fleet {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "cjd-fleet-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let kubeconfig = dir.join("kubeconfig");
+        std::fs::write(&kubeconfig, yaml).unwrap();
+        Fleet {
+            _servers: servers,
+            dir,
+            kubeconfig,
+        }
     }
 }
 
@@ -597,9 +606,6 @@ fn a_context_with_a_token_no_header_can_carry_does_not_end_the_report() {
         unreachable!()
     };
     let url = s.url();
-    let dir = std::env::temp_dir().join(format!("cjd-fleet-panic-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let kubeconfig = dir.join("kubeconfig");
     let ctx = |name, token| KubeContext {
         name,
         server: &url,
@@ -607,16 +613,9 @@ fn a_context_with_a_token_no_header_can_carry_does_not_end_the_report() {
         token,
         ca_pem: None,
     };
-    std::fs::write(
-        &kubeconfig,
-        kubeconfig_yaml(&[ctx("good", "t"), ctx("bad", "t\u{1}x")], "good"),
-    )
-    .unwrap();
-    let mut c = doctor();
-    c.env("KUBECONFIG", &kubeconfig)
-        .args(["scan", "-n", "finance", "--all-contexts"]);
-    let (v, out) = json(c);
-    let _ = std::fs::remove_dir_all(&dir);
+    let yaml = kubeconfig_yaml(&[ctx("good", "t"), ctx("bad", "t\u{1}x")], "good");
+    let f = Fleet::with_kubeconfig(vec![s], &yaml);
+    let (v, out) = f.json(&["scan", "-n", "finance", "--all-contexts"]);
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert_eq!(v["cronJobs"][0]["context"], "good");
     assert_eq!(v["errors"][0]["context"], "bad");
@@ -640,9 +639,6 @@ fn no_credential_of_any_context_is_printed_and_a_bad_kubeconfig_namespace_names_
     };
     let url = s.url();
     let dead = closed_port_url().replace("http://", "http://admin:PW-S3cret@");
-    let dir = std::env::temp_dir().join(format!("cjd-fleet-secrets-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let kubeconfig = dir.join("kubeconfig");
     let ctx = |name, server, namespace, token| KubeContext {
         name,
         server,
@@ -650,26 +646,18 @@ fn no_credential_of_any_context_is_printed_and_a_bad_kubeconfig_namespace_names_
         token,
         ca_pem: None,
     };
-    std::fs::write(
-        &kubeconfig,
-        kubeconfig_yaml(
-            &[
-                ctx("good", &url, Some("finance"), "TOKEN-GOOD-SECRET"),
-                ctx("dead", &dead, None, "TOKEN-DEAD-SECRET"),
-                ctx("badns", &url, Some("Bad/NS\u{1b}[2J"), "TOKEN-BADNS-SECRET"),
-            ],
-            "good",
-        ),
-    )
-    .unwrap();
-    let with_kubeconfig = |args: &[&str]| {
-        let mut c = doctor();
-        c.env("KUBECONFIG", &kubeconfig).args(args);
-        run(c)
-    };
+    let yaml = kubeconfig_yaml(
+        &[
+            ctx("good", &url, Some("finance"), "TOKEN-GOOD-SECRET"),
+            ctx("dead", &dead, None, "TOKEN-DEAD-SECRET"),
+            ctx("badns", &url, Some("Bad/NS\u{1b}[2J"), "TOKEN-BADNS-SECRET"),
+        ],
+        "good",
+    );
+    let f = Fleet::with_kubeconfig(vec![s], &yaml);
     let outs = [
-        with_kubeconfig(&["scan", "--all-contexts", "--context-timeout", "10s"]),
-        with_kubeconfig(&[
+        f.run(&["scan", "--all-contexts", "--context-timeout", "10s"]),
+        f.run(&[
             "scan",
             "--all-contexts",
             "--context-timeout",
@@ -677,14 +665,14 @@ fn no_credential_of_any_context_is_printed_and_a_bad_kubeconfig_namespace_names_
             "-o",
             "json",
         ]),
-        with_kubeconfig(&[
+        f.run(&[
             "explain",
             "invoices",
             "--all-contexts",
             "--context-timeout",
             "10s",
         ]),
-        with_kubeconfig(&[
+        f.run(&[
             "explain",
             "invoices",
             "--all-contexts",
@@ -693,10 +681,9 @@ fn no_credential_of_any_context_is_printed_and_a_bad_kubeconfig_namespace_names_
             "-o",
             "json",
         ]),
-        with_kubeconfig(&["scan", "--context", "dead"]),
-        with_kubeconfig(&["scan", "--context", "badns"]),
+        f.run(&["scan", "--context", "dead"]),
+        f.run(&["scan", "--context", "badns"]),
     ];
-    let _ = std::fs::remove_dir_all(&dir);
     for out in &outs {
         assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
         for text in [&out.stdout, &out.stderr] {
