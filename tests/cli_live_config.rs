@@ -4,16 +4,6 @@
 
 use crate::cli_live_common::*;
 
-fn forbid() -> Live {
-    Live::files(&[example("forbid-blocked-by-hung-job.yaml")], Some("ops"))
-}
-
-fn explain(live: &Live, args: &[&str]) -> Out {
-    let mut c = live.cmd();
-    c.args(["explain", "backup"]).args(args);
-    run(c)
-}
-
 #[test]
 fn now_is_the_servers_clock_and_skew_is_reported() {
     let live = forbid();

@@ -6,16 +6,6 @@ use std::time::{Duration, Instant};
 use crate::cli_live_common::*;
 use fake_apiserver::{AccessRule, Fault};
 
-fn forbid() -> Live {
-    Live::files(&[example("forbid-blocked-by-hung-job.yaml")], Some("ops"))
-}
-
-fn explain(live: &Live, args: &[&str]) -> Out {
-    let mut c = live.cmd();
-    c.args(["explain", "backup"]).args(args);
-    run(c)
-}
-
 #[test]
 fn forbidden_events_still_diagnose_with_a_note() {
     let live = forbid();

@@ -11,16 +11,6 @@ const CRONJOB: &str = "/apis/batch/v1/namespaces/ops/cronjobs/backup";
 /// A status message that would retitle the terminal and clear it.
 const HOSTILE: &str = "no\u{1b}]0;pwned\u{7} way\u{1b}[2J";
 
-fn forbid() -> Live {
-    Live::files(&[example("forbid-blocked-by-hung-job.yaml")], Some("ops"))
-}
-
-fn explain(live: &Live, args: &[&str]) -> Out {
-    let mut c = live.cmd();
-    c.args(["explain", "backup"]).args(args);
-    run(c)
-}
-
 fn assert_no_controls(text: &str) {
     assert!(
         !text.contains(['\u{1b}', '\u{7}', '\r']),

@@ -28,6 +28,19 @@ pub fn fixture(name: &str) -> PathBuf {
 
 pub use crate::support::scratch;
 
+/// `ops/backup` of `forbid-blocked-by-hung-job.yaml` served, kubectl's namespace `ops`:
+/// the CronJob the failure, configuration and hostile-server tests ask about.
+pub fn forbid() -> Live {
+    Live::files(&[example("forbid-blocked-by-hung-job.yaml")], Some("ops"))
+}
+
+/// `explain backup` against `live`, with `args`.
+pub fn explain(live: &Live, args: &[&str]) -> Out {
+    let mut c = live.cmd();
+    c.args(["explain", "backup"]).args(args);
+    run(c)
+}
+
 /// Every object in the fixture files `paths`.
 pub fn load_files(paths: &[PathBuf]) -> Vec<Value> {
     paths
