@@ -11,6 +11,26 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A file of the repository, by its path from the root.
+pub fn read(path: &str) -> String {
+    std::fs::read_to_string(root().join(path)).unwrap()
+}
+
+/// The `cronjob_doctor_…` metric names a PromQL expression reads, in order.
+pub fn metric_names(expr: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = expr;
+    while let Some(i) = rest.find("cronjob_doctor_") {
+        let tail = &rest[i..];
+        let end = tail
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(tail.len());
+        out.push(tail[..end].to_string());
+        rest = &tail[end..];
+    }
+    out
+}
+
 /// A private scratch directory per call (tests run in parallel, in one process):
 /// `cjd-test-<pid>-<tag>-<n>` under the temporary directory.
 pub fn scratch(tag: &str) -> PathBuf {
