@@ -141,11 +141,7 @@ fn a_lone_surrogate_escape_is_read_as_go_reads_it_and_its_object_named() {
     cj["metadata"]["annotations"] = serde_json::json!({"note": "a LONE-SURROGATE b"});
     live.server.put_object(cj).unwrap();
     live.server
-        .put_object(serde_json::json!({"apiVersion": "v1", "kind": "Event",
-            "metadata": {"name": "odd.1", "namespace": "ops"},
-            "involvedObject": {"kind": "CronJob", "name": "backup", "namespace": "ops"},
-            "type": "Warning", "reason": "Odd", "message": "LONE-SURROGATE in a message",
-            "lastTimestamp": "2026-11-20T11:00:00Z", "count": 1}))
+        .put_object(lone_surrogate_event("backup"))
         .unwrap();
     let mut c = live.cmd();
     c.args(["scan", "-A"]);

@@ -1250,13 +1250,7 @@ fn a_lone_surrogate_in_a_list_or_a_watch_event_is_read_as_go_reads_it() {
     live.server
         .put_object(annotated_cron_job("odd", "0 3 * * *", "a LONE-SURROGATE b"))
         .unwrap();
-    live.server
-        .put_object(serde_json::json!({"apiVersion": "v1", "kind": "Event",
-            "metadata": {"name": "odd.1", "namespace": "ops"},
-            "involvedObject": {"kind": "CronJob", "name": "odd", "namespace": "ops"},
-            "type": "Warning", "reason": "Odd", "message": "LONE-SURROGATE in a message",
-            "lastTimestamp": "2026-11-20T11:00:00Z", "count": 1}))
-        .unwrap();
+    live.server.put_object(lone_surrogate_event("odd")).unwrap();
     let m = Monitor::start(&live, &["-A"]);
     m.wait_for("/readyz", Duration::from_secs(20), |c, _| c == 200);
     let (_, metrics) = m.wait_for("/metrics", Duration::from_secs(5), synced);

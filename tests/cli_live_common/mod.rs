@@ -34,6 +34,16 @@ pub fn forbid() -> Live {
     Live::files(&[example("forbid-blocked-by-hung-job.yaml")], Some("ops"))
 }
 
+/// A Warning Event about CronJob `ops/<cron_job>` whose message holds `LONE-SURROGATE`, the
+/// marker a test's wire rewrite turns into a lone UTF-16 surrogate escape.
+pub fn lone_surrogate_event(cron_job: &str) -> Value {
+    serde_json::json!({"apiVersion": "v1", "kind": "Event",
+        "metadata": {"name": "odd.1", "namespace": "ops"},
+        "involvedObject": {"kind": "CronJob", "name": cron_job, "namespace": "ops"},
+        "type": "Warning", "reason": "Odd", "message": "LONE-SURROGATE in a message",
+        "lastTimestamp": "2026-11-20T11:00:00Z", "count": 1})
+}
+
 /// `explain backup` against `live`, with `args`.
 pub fn explain(live: &Live, args: &[&str]) -> Out {
     let mut c = live.cmd();
