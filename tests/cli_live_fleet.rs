@@ -119,15 +119,7 @@ impl Fleet {
     /// `servers` and the kubeconfig `yaml` (its contexts point at them, or anywhere), in a
     /// directory of their own.
     fn with_kubeconfig(servers: Vec<FakeApiServer>, yaml: &str) -> Fleet {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "cjd-fleet-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch("fleet");
         let kubeconfig = dir.join("kubeconfig");
         std::fs::write(&kubeconfig, yaml).unwrap();
         Fleet {
