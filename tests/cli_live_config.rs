@@ -170,8 +170,7 @@ fn contexts_users_and_merged_kubeconfigs_work_like_kubectl() {
 /// (exit 101 with a backtrace), and the token itself is never printed.
 #[test]
 fn a_token_no_header_can_carry_is_an_input_error_not_a_panic() {
-    let dir = std::env::temp_dir().join(format!("cjd-hostile-token-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("hostile-token");
     let path = dir.join("config");
     std::fs::write(
         &path,

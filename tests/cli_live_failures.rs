@@ -117,8 +117,7 @@ fn an_unreachable_server_gets_one_paragraph_saying_what_was_tried() {
         .local_addr()
         .unwrap()
         .port();
-    let dir = std::env::temp_dir().join(format!("cjd-unreachable-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("unreachable");
     let kc = dir.join("config");
     let ctx = fake_apiserver::KubeContext {
         name: "prod",

@@ -103,8 +103,7 @@ fn a_retry_after_within_the_cap_is_still_honoured() {
 
 #[test]
 fn a_kubeconfig_yaml_error_does_not_quote_the_file() {
-    let dir = std::env::temp_dir().join(format!("cjd-bad-kc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("bad-kc");
     let kc = dir.join("config");
     std::fs::write(
         &kc,

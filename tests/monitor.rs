@@ -390,8 +390,7 @@ status:
         .objects(fake_apiserver::load_fixture_str(&yaml).unwrap())
         .start_blocking()
         .unwrap();
-    let dir = std::env::temp_dir().join(format!("cjd-monitor-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("monitor");
     let kubeconfig = server.write_kubeconfig(&dir, Some("ops"));
     (server, kubeconfig)
 }

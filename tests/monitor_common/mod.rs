@@ -27,10 +27,7 @@ pub struct Scratch(pub PathBuf);
 
 impl Scratch {
     pub fn new(tag: &str) -> Scratch {
-        let d = std::env::temp_dir().join(format!("cjd-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        Scratch(d)
+        Scratch(crate::support::scratch(tag))
     }
 }
 
