@@ -49,10 +49,30 @@ fn prod() -> Member {
 }
 
 fn staging() -> Member {
-    Member::Up(server(
+    Member::Up(staging_server())
+}
+
+fn staging_server() -> FakeApiServer {
+    server(
         &["healthy.yaml", "never-fires.yaml"],
         "2026-11-20T13:00:00Z",
-    ))
+    )
+}
+
+/// A kubeconfig context over plain HTTP.
+fn context<'a>(
+    name: &'a str,
+    server: &'a str,
+    namespace: Option<&'a str>,
+    token: &'a str,
+) -> KubeContext<'a> {
+    KubeContext {
+        name,
+        server,
+        namespace,
+        token,
+        ca_pem: None,
+    }
 }
 
 /// The usual fleet: two clusters up (with different clocks) and one down.
@@ -98,13 +118,7 @@ fn fleet(members: Vec<(&str, Member)>) -> Fleet {
         .iter()
         .zip(&urls)
         .zip(&tokens)
-        .map(|(((name, _), url), token)| KubeContext {
-            name,
-            server: url,
-            namespace: None,
-            token,
-            ca_pem: None,
-        })
+        .map(|(((name, _), url), token)| context(name, url, None, token))
         .collect();
     let kubeconfig = kubeconfig_yaml(&contexts, members[0].0);
     for (_, m) in members {
@@ -594,17 +608,9 @@ fn a_context_with_a_token_no_header_can_carry_does_not_end_the_report() {
     // A token with a control character cannot be an HTTP header (the kube client would panic
     // on it while it is built; connect refuses it first). In a fleet that is one context's
     // error, the others are read.
-    let Member::Up(s) = staging() else {
-        unreachable!()
-    };
+    let s = staging_server();
     let url = s.url();
-    let ctx = |name, token| KubeContext {
-        name,
-        server: &url,
-        namespace: None,
-        token,
-        ca_pem: None,
-    };
+    let ctx = |name, token| context(name, &url, None, token);
     let yaml = kubeconfig_yaml(&[ctx("good", "t"), ctx("bad", "t\u{1}x")], "good");
     let f = Fleet::with_kubeconfig(vec![s], &yaml);
     let (v, out) = f.json(&["scan", "-n", "finance", "--all-contexts"]);
@@ -626,23 +632,14 @@ fn no_credential_of_any_context_is_printed_and_a_bad_kubeconfig_namespace_names_
     // dead: a server URL with a password in it, on a closed port; badns: a namespace in the
     // kubeconfig that no request may carry. Every context has a token. Whatever goes wrong,
     // no token and no password reaches stdout, stderr or the JSON.
-    let Member::Up(s) = staging() else {
-        unreachable!()
-    };
+    let s = staging_server();
     let url = s.url();
     let dead = closed_port_url().replace("http://", "http://admin:PW-S3cret@");
-    let ctx = |name, server, namespace, token| KubeContext {
-        name,
-        server,
-        namespace,
-        token,
-        ca_pem: None,
-    };
     let yaml = kubeconfig_yaml(
         &[
-            ctx("good", &url, Some("finance"), "TOKEN-GOOD-SECRET"),
-            ctx("dead", &dead, None, "TOKEN-DEAD-SECRET"),
-            ctx("badns", &url, Some("Bad/NS\u{1b}[2J"), "TOKEN-BADNS-SECRET"),
+            context("good", &url, Some("finance"), "TOKEN-GOOD-SECRET"),
+            context("dead", &dead, None, "TOKEN-DEAD-SECRET"),
+            context("badns", &url, Some("Bad/NS\u{1b}[2J"), "TOKEN-BADNS-SECRET"),
         ],
         "good",
     );
