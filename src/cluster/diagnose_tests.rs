@@ -5,7 +5,6 @@ use std::sync::atomic::AtomicUsize;
 
 use doctor::replay::KubeVersion;
 use doctor::report::{self, Options};
-use jiff::tz::TimeZone;
 
 use super::{Plans, diagnose, frame, pipeline};
 
@@ -93,20 +92,12 @@ fn examples() -> Vec<std::path::PathBuf> {
 }
 
 /// Options at a fixed instant with UTC as the controller's zone.
-fn utc_options(zone: &TimeZone, version: KubeVersion) -> Options<'_> {
-    Options {
-        now: "2026-11-20T12:00:00Z".parse().unwrap(),
-        controller_zone_name: "UTC",
-        controller_zone: zone,
-        version,
-        timeline: 8,
-        severities: doctor::config::NO_OVERRIDES,
-    }
+fn utc_options(version: KubeVersion) -> Options<'static> {
+    Options::utc("2026-11-20T12:00:00Z".parse().unwrap(), version, 8)
 }
 
 fn same_as_core(snapshot: &doctor::model::Snapshot, version: KubeVersion) {
-    let zone = TimeZone::UTC;
-    let opts = utc_options(&zone, version);
+    let opts = utc_options(version);
     let one = doctor::render::json::render(&report::build(snapshot, Vec::new(), &opts));
     let done = AtomicUsize::new(0);
     // Namespaces through the pipeline (small ones go to the core whole).
@@ -203,8 +194,7 @@ fn results_are_handed_out_once_each_in_submission_order() {
         .flat_map(|s| s.cron_jobs.iter())
         .map(|c| format!("{}/{}", c.meta.namespace, c.meta.name))
         .collect();
-    let zone = TimeZone::UTC;
-    let opts = utc_options(&zone, KubeVersion::NEWEST);
+    let opts = utc_options(KubeVersion::NEWEST);
     let done = AtomicUsize::new(0);
     let mut got: Vec<String> = Vec::new();
     super::pipeline_each(

@@ -225,15 +225,11 @@ mod tests {
         let loaded = crate::input::load_paths(&[dir.display().to_string()]);
         let (mut snapshot, _) = loaded.into_snapshot();
         snapshot.notes.push("a note".into());
-        let zone = jiff::tz::TimeZone::UTC;
-        let opts = Options {
-            now: "2026-11-20T12:00:00Z".parse().unwrap(),
-            controller_zone_name: "UTC",
-            controller_zone: &zone,
-            version: doctor::replay::KubeVersion::NEWEST,
-            timeline: 8,
-            severities: doctor::config::NO_OVERRIDES,
-        };
+        let opts = Options::utc(
+            "2026-11-20T12:00:00Z".parse().unwrap(),
+            doctor::replay::KubeVersion::NEWEST,
+            8,
+        );
         let whole = doctor::report::build(&snapshot, Vec::new(), &opts);
         let fragments: Vec<String> = whole.cron_jobs.iter().map(json_fragment).collect();
         for n in [fragments.len(), 1, 0] {

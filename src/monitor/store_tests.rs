@@ -6,7 +6,6 @@ use doctor::model::{
 };
 use doctor::replay::KubeVersion;
 use doctor::report::{self, Options};
-use jiff::tz::TimeZone;
 
 use super::*;
 
@@ -167,15 +166,11 @@ fn the_store_snapshot_diagnoses_every_example_as_the_whole_build_does() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     let (snapshot, _) = crate::input::load_paths(&[dir.display().to_string()]).into_snapshot();
     assert!(snapshot.cron_jobs.len() > 5);
-    let zone = TimeZone::UTC;
-    let opts = Options {
-        now: "2026-11-20T12:00:00Z".parse().unwrap(),
-        controller_zone_name: "UTC",
-        controller_zone: &zone,
-        version: KubeVersion::NEWEST,
-        timeline: 8,
-        severities: doctor::config::NO_OVERRIDES,
-    };
+    let opts = Options::utc(
+        "2026-11-20T12:00:00Z".parse().unwrap(),
+        KubeVersion::NEWEST,
+        8,
+    );
     let whole = report::build(&snapshot, Vec::new(), &opts);
     // Filled as changes fill it (`upsert`) and as the first sync does (`insert`, after a
     // relist of each empty stream): both must cut the same snapshots.

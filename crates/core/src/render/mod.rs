@@ -20,15 +20,11 @@ pub mod wrap;
 #[cfg(test)]
 fn report_of(yaml: &str, timeline: usize) -> (crate::model::Snapshot, crate::report::Report) {
     let (snapshot, _) = crate::source::parse_text("f.yaml", yaml).into_snapshot();
-    let zone = jiff::tz::TimeZone::UTC;
-    let opts = crate::report::Options {
-        now: "2026-11-20T12:00:00Z".parse().unwrap(),
-        controller_zone_name: "UTC",
-        controller_zone: &zone,
-        version: crate::replay::KubeVersion::NEWEST,
+    let opts = crate::report::Options::utc(
+        "2026-11-20T12:00:00Z".parse().unwrap(),
+        crate::replay::KubeVersion::NEWEST,
         timeline,
-        severities: crate::config::NO_OVERRIDES,
-    };
+    );
     let report = crate::report::build(&snapshot, Vec::new(), &opts);
     (snapshot, report)
 }

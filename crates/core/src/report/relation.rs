@@ -198,7 +198,6 @@ impl<'a> Relations<'a> {
 /// related objects are enough for its report.
 #[cfg(test)]
 mod tests {
-    use jiff::tz::TimeZone;
 
     use super::*;
     use crate::replay::KubeVersion;
@@ -314,7 +313,6 @@ mod tests {
             .map(|p| std::fs::read_to_string(p).unwrap())
             .collect();
         texts.push(OBJECTS.to_string());
-        let zone = TimeZone::UTC;
         for text in &texts {
             let s = snapshot(text);
             agrees(&s);
@@ -324,14 +322,7 @@ mod tests {
                 KubeVersion::new(20),
                 KubeVersion::new(27),
             ] {
-                let opts = Options {
-                    now: "2026-11-20T12:00:00Z".parse().unwrap(),
-                    controller_zone_name: "UTC",
-                    controller_zone: &zone,
-                    version,
-                    timeline: 8,
-                    severities: crate::config::NO_OVERRIDES,
-                };
+                let opts = Options::utc("2026-11-20T12:00:00Z".parse().unwrap(), version, 8);
                 let whole = build(&s, Vec::new(), &opts);
                 for (cj, expected) in s.cron_jobs.iter().zip(&whole.cron_jobs) {
                     let own = build(&relations.subset(&s, cj), Vec::new(), &opts);
