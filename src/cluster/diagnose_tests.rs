@@ -17,42 +17,26 @@ fn build(
     done: &AtomicUsize,
 ) -> doctor::report::Report {
     let mut by_ns: std::collections::BTreeMap<String, doctor::model::Snapshot> = Default::default();
+    fn of<'a>(
+        by_ns: &'a mut std::collections::BTreeMap<String, doctor::model::Snapshot>,
+        ns: &str,
+    ) -> &'a mut doctor::model::Snapshot {
+        by_ns.entry(format!("{ns}/")).or_default()
+    }
+    let ns = report::index::namespace_of;
     for c in &snapshot.cron_jobs {
-        by_ns
-            .entry(format!(
-                "{}/",
-                report::index::namespace_of(&c.meta.namespace)
-            ))
-            .or_default()
+        of(&mut by_ns, ns(&c.meta.namespace))
             .cron_jobs
             .push(c.clone());
     }
     for j in &snapshot.jobs {
-        by_ns
-            .entry(format!(
-                "{}/",
-                report::index::namespace_of(&j.meta.namespace)
-            ))
-            .or_default()
-            .jobs
-            .push(j.clone());
+        of(&mut by_ns, ns(&j.meta.namespace)).jobs.push(j.clone());
     }
     for p in &snapshot.pods {
-        by_ns
-            .entry(format!(
-                "{}/",
-                report::index::namespace_of(&p.meta.namespace)
-            ))
-            .or_default()
-            .pods
-            .push(p.clone());
+        of(&mut by_ns, ns(&p.meta.namespace)).pods.push(p.clone());
     }
     for e in &snapshot.events {
-        by_ns
-            .entry(format!("{}/", e.filed_namespace()))
-            .or_default()
-            .events
-            .push(e.clone());
+        of(&mut by_ns, e.filed_namespace()).events.push(e.clone());
     }
     let ((), reports) = pipeline(2, opts, plans, &|_, r| r, done, |submit| {
         for (_, mut s) in by_ns {
