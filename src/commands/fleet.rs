@@ -71,6 +71,18 @@ pub(super) fn fleet_frame<F>(
     )
 }
 
+/// A report about several contexts exits 2 when any context could not be read, else 1 when
+/// any CronJob has an error, else 0.
+pub(super) fn exit_code(unread: bool, errors: bool) -> i32 {
+    if unread {
+        exit::TROUBLE
+    } else if errors {
+        exit::FINDINGS
+    } else {
+        exit::OK
+    }
+}
+
 /// One scan across contexts: the plan every context shares, checked once before any
 /// cluster is contacted.
 struct FleetScan<'a> {
@@ -221,13 +233,10 @@ fn report(s: &FleetScan<'_>, results: Vec<ContextScan>, started: Instant) -> Res
         all.push(c.diagnosed);
     }
     let diagnosed: Vec<Diagnosed> = all.into_iter().flatten().collect();
-    let code = if failed > 0 {
-        exit::TROUBLE
-    } else if diagnosed.iter().any(|d| d.health == Health::Error) {
-        exit::FINDINGS
-    } else {
-        exit::OK
-    };
+    let code = exit_code(
+        failed > 0,
+        diagnosed.iter().any(|d| d.health == Health::Error),
+    );
     if plan.output.format == ScanFormat::Json {
         let fragments: Vec<String> = diagnosed
             .into_iter()
