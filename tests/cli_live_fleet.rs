@@ -311,12 +311,7 @@ fn json_carries_the_context_of_every_cronjob_and_an_error_per_dead_cluster() {
     assert_eq!(v["now"], NOW);
     // Skew is per cluster: the local clock is days from both fixed clocks, and each note names
     // its context and that cluster's time.
-    let notes: Vec<&str> = v["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n.as_str().unwrap())
-        .collect();
+    let notes: Vec<&str> = strings(&v["notes"]);
     let skew = |ctx: &str, at: &str| {
         notes
             .iter()
@@ -354,12 +349,7 @@ fn a_dead_and_a_slow_cluster_cost_their_timeout_not_the_sum() {
     let (v, out) = f.json(&["scan", "-A", "--all-contexts", "--context-timeout", "3s"]);
     let took = started.elapsed();
     assert_eq!(out.code, 2, "{}", out.stderr);
-    let failed: Vec<&str> = v["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["context"].as_str().unwrap())
-        .collect();
+    let failed: Vec<&str> = field_of_each(&v["errors"], "context");
     assert_eq!(failed, ["slow-a", "slow-b", "dead"]);
     for e in v["errors"].as_array().unwrap().iter().take(2) {
         let m = e["message"].as_str().unwrap();
@@ -422,12 +412,7 @@ fn explain_finds_the_cronjob_in_every_context_that_has_it() {
     // JSON: one entry per copy, with its context; the dead one in errors.
     let (v, out) = f.json(&["explain", "invoices", "-n", "finance", "--all-contexts"]);
     assert_eq!(out.code, 2, "{}", out.stderr);
-    let found: Vec<&str> = v["cronJobs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["context"].as_str().unwrap())
-        .collect();
+    let found: Vec<&str> = field_of_each(&v["cronJobs"], "context");
     assert_eq!(found, ["prod", "staging"]);
     assert_eq!(v["errors"][0]["context"], "dead");
     // Only in one of the readable contexts: that one, and a note for the other.
@@ -683,12 +668,7 @@ fn no_credential_of_any_context_is_printed_and_a_bad_kubeconfig_namespace_names_
     }
     let v: Value = serde_json::from_str(&outs[1].stdout).unwrap();
     assert_eq!(v["cronJobs"][0]["context"], "good");
-    let failed: Vec<&str> = v["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["context"].as_str().unwrap())
-        .collect();
+    let failed: Vec<&str> = field_of_each(&v["errors"], "context");
     assert_eq!(failed, ["dead", "badns"]);
     let dead_msg = v["errors"][0]["message"].as_str().unwrap();
     assert!(

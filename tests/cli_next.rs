@@ -3,7 +3,7 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
-use crate::support::scratch;
+use crate::support::{scratch, strings};
 
 fn doctor() -> Command {
     let mut c = Command::cargo_bin("kubectl-cronjob_doctor").unwrap();
@@ -27,12 +27,7 @@ fn dom_and_dow_are_ored_like_robfig() {
     assert_eq!(v["timeZone"], Value::Null);
     assert_eq!(v["from"], "2024-01-01T00:00:00Z");
     assert_eq!(v["error"], Value::Null);
-    let times: Vec<&str> = v["times"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t.as_str().unwrap())
-        .collect();
+    let times: Vec<&str> = strings(&v["times"]);
     assert_eq!(
         times,
         [

@@ -26,7 +26,7 @@ pub fn fixture(name: &str) -> PathBuf {
     root().join("tests/fixtures/live").join(name)
 }
 
-pub use crate::support::scratch;
+pub use crate::support::{field_of_each, scratch, strings};
 
 /// `ops/backup` of `forbid-blocked-by-hung-job.yaml` served, kubectl's namespace `ops`:
 /// the CronJob the failure, configuration and hostile-server tests ask about.

@@ -31,6 +31,27 @@ pub fn metric_names(expr: &str) -> Vec<String> {
     out
 }
 
+/// The strings of a JSON array; panics on anything else.
+pub fn strings(array: &serde_json::Value) -> Vec<&str> {
+    array
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect()
+}
+
+/// One string field of each object of a JSON array (`field_of_each(&v["cronJobs"], "name")`);
+/// panics on anything else.
+pub fn field_of_each<'a>(array: &'a serde_json::Value, field: &str) -> Vec<&'a str> {
+    array
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o[field].as_str().unwrap())
+        .collect()
+}
+
 /// A private scratch directory per call (tests run in parallel, in one process):
 /// `cjd-test-<pid>-<tag>-<n>` under the temporary directory.
 pub fn scratch(tag: &str) -> PathBuf {
