@@ -263,6 +263,15 @@ mod tests {
         d
     }
 
+    /// `path` read as `-f path` reads it, nothing on stdin.
+    fn load(path: &Path) -> Loaded {
+        load_paths_with_stdin(
+            &[display(path)],
+            &mut std::io::empty(),
+            DEFAULT_MAX_INPUT_SIZE,
+        )
+    }
+
     fn write(path: &Path, name: &str) {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, CJ.replace("NAME", name)).unwrap();
@@ -277,22 +286,14 @@ mod tests {
         write(&d.join(".git/x.yaml"), "hidden-dir");
         write(&d.join(".hidden.yaml"), "hidden-file");
         write(&d.join("notes.txt"), "txt");
-        let l = load_paths_with_stdin(
-            &[display(&d)],
-            &mut std::io::empty(),
-            DEFAULT_MAX_INPUT_SIZE,
-        );
+        let l = load(&d);
         assert!(l.errors.is_empty(), "{:?}", l.errors);
         let names: Vec<_> = l.cron_jobs.iter().map(|c| c.meta.name.as_str()).collect();
         assert_eq!(names, ["ay", "az", "b"]);
         let file = &l.cron_jobs[2].origin.as_ref().unwrap().file;
         assert!(file.ends_with("b.yaml"), "{file}");
         // A file named explicitly is read whatever its extension.
-        let l = load_paths_with_stdin(
-            &[display(&d.join("notes.txt"))],
-            &mut std::io::empty(),
-            DEFAULT_MAX_INPUT_SIZE,
-        );
+        let l = load(&d.join("notes.txt"));
         assert_eq!(l.cron_jobs[0].meta.name, "txt");
         let _ = std::fs::remove_dir_all(&d);
     }
@@ -317,11 +318,7 @@ mod tests {
     #[test]
     fn empty_directory_gets_a_note() {
         let d = tmp("empty");
-        let l = load_paths_with_stdin(
-            &[display(&d)],
-            &mut std::io::empty(),
-            DEFAULT_MAX_INPUT_SIZE,
-        );
+        let l = load(&d);
         assert!(l.errors.is_empty());
         assert_eq!(l.notes.len(), 1);
         let _ = std::fs::remove_dir_all(&d);
@@ -340,11 +337,7 @@ mod tests {
         assert!(made.success());
         std::os::unix::fs::symlink("/dev/zero", d.join("zero.yaml")).unwrap();
         // Before: the FIFO blocked forever and /dev/zero was read until memory ran out.
-        let l = load_paths_with_stdin(
-            &[display(&d)],
-            &mut std::io::empty(),
-            DEFAULT_MAX_INPUT_SIZE,
-        );
+        let l = load(&d);
         assert!(l.errors.is_empty(), "{:?}", l.errors);
         let names: Vec<_> = l.cron_jobs.iter().map(|c| c.meta.name.as_str()).collect();
         assert_eq!(names, ["a"]);

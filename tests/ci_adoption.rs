@@ -10,7 +10,7 @@ use serde_json::Value;
 
 const NOW: &str = "2026-11-20T12:00:00Z";
 
-use crate::support::{root, scratch};
+use crate::support::{field_of_each, root, scratch};
 
 /// A scratch "repository" holding a copy of every example under `deploy/`.
 fn repo_of_examples(tag: &str) -> PathBuf {
@@ -98,12 +98,7 @@ fn the_config_file_is_found_upwards_and_its_settings_apply() {
         .map(|f| f["slug"].as_str().unwrap())
         .collect();
     assert!(!slugs.contains(&"forbid-blocked"), "{slugs:?}");
-    let names: Vec<&str> = v["cronJobs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["name"].as_str().unwrap())
-        .collect();
+    let names: Vec<&str> = field_of_each(&v["cronJobs"], "name");
     // Skipped by namespace/name glob (examples/healthy.yaml's CronJob).
     assert!(!names.contains(&"invoices"), "{names:?}");
     assert!(
@@ -526,12 +521,7 @@ fn sarif_fingerprints_survive_reformatting_and_carry_the_baseline_state() {
         ],
     );
     let (_, v) = sarif_fingerprints(&dir, "two.yaml", &["--baseline", bl.to_str().unwrap()]);
-    let states: Vec<&str> = v["runs"][0]["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["baselineState"].as_str().unwrap())
-        .collect();
+    let states: Vec<&str> = field_of_each(&v["runs"][0]["results"], "baselineState");
     assert!(states.iter().all(|s| *s == "unchanged"), "{states:?}");
     std::fs::write(dir.join("three.yaml"), &a).unwrap();
     let (_, v) = sarif_fingerprints(&dir, "three.yaml", &["--baseline", bl.to_str().unwrap()]);

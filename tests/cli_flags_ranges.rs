@@ -15,6 +15,8 @@ use kubectl_cronjob_doctor::cli::{Cli, Command as Sub};
 use kubectl_cronjob_doctor::flag_ranges::{COUNT_MAX, TIMELINE_MAX, bounded_duration};
 use proptest::prelude::*;
 
+use crate::support::scratch;
+
 /// Where each numeric flag goes: the argv before the flag.
 const TIMELINE: &[&[&str]] = &[&["explain", "-f", "x.yaml"], &["scan", "-A"]];
 const COUNT: &[&[&str]] = &[&["next", "* * * * *"]];
@@ -328,8 +330,7 @@ spec:
 "#;
 
 fn manifest() -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("cjd-flag-ranges-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("flag-ranges");
     let p = dir.join("tick.yaml");
     std::fs::write(&p, MIN_EVERY_SECOND).unwrap();
     p

@@ -4,16 +4,6 @@
 
 use crate::cli_live_common::*;
 
-fn forbid() -> Live {
-    Live::files(&[example("forbid-blocked-by-hung-job.yaml")], Some("ops"))
-}
-
-fn explain(live: &Live, args: &[&str]) -> Out {
-    let mut c = live.cmd();
-    c.args(["explain", "backup"]).args(args);
-    run(c)
-}
-
 #[test]
 fn now_is_the_servers_clock_and_skew_is_reported() {
     let live = forbid();
@@ -180,8 +170,7 @@ fn contexts_users_and_merged_kubeconfigs_work_like_kubectl() {
 /// (exit 101 with a backtrace), and the token itself is never printed.
 #[test]
 fn a_token_no_header_can_carry_is_an_input_error_not_a_panic() {
-    let dir = std::env::temp_dir().join(format!("cjd-hostile-token-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("hostile-token");
     let path = dir.join("config");
     std::fs::write(
         &path,

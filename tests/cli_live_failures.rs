@@ -6,16 +6,6 @@ use std::time::{Duration, Instant};
 use crate::cli_live_common::*;
 use fake_apiserver::{AccessRule, Fault};
 
-fn forbid() -> Live {
-    Live::files(&[example("forbid-blocked-by-hung-job.yaml")], Some("ops"))
-}
-
-fn explain(live: &Live, args: &[&str]) -> Out {
-    let mut c = live.cmd();
-    c.args(["explain", "backup"]).args(args);
-    run(c)
-}
-
 #[test]
 fn forbidden_events_still_diagnose_with_a_note() {
     let live = forbid();
@@ -127,8 +117,7 @@ fn an_unreachable_server_gets_one_paragraph_saying_what_was_tried() {
         .local_addr()
         .unwrap()
         .port();
-    let dir = std::env::temp_dir().join(format!("cjd-unreachable-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("unreachable");
     let kc = dir.join("config");
     let ctx = fake_apiserver::KubeContext {
         name: "prod",

@@ -49,10 +49,30 @@ fn prod() -> Member {
 }
 
 fn staging() -> Member {
-    Member::Up(server(
+    Member::Up(staging_server())
+}
+
+fn staging_server() -> FakeApiServer {
+    server(
         &["healthy.yaml", "never-fires.yaml"],
         "2026-11-20T13:00:00Z",
-    ))
+    )
+}
+
+/// A kubeconfig context over plain HTTP.
+fn context<'a>(
+    name: &'a str,
+    server: &'a str,
+    namespace: Option<&'a str>,
+    token: &'a str,
+) -> KubeContext<'a> {
+    KubeContext {
+        name,
+        server,
+        namespace,
+        token,
+        ca_pem: None,
+    }
 }
 
 /// The usual fleet: two clusters up (with different clocks) and one down.
@@ -85,15 +105,6 @@ fn closed_port_url() -> String {
 }
 
 fn fleet(members: Vec<(&str, Member)>) -> Fleet {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "cjd-fleet-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
     let mut servers = Vec::new();
     let mut urls = Vec::new();
     for (_, m) in &members {
@@ -107,25 +118,29 @@ fn fleet(members: Vec<(&str, Member)>) -> Fleet {
         .iter()
         .zip(&urls)
         .zip(&tokens)
-        .map(|(((name, _), url), token)| KubeContext {
-            name,
-            server: url,
-            namespace: None,
-            token,
-            ca_pem: None,
-        })
+        .map(|(((name, _), url), token)| context(name, url, None, token))
         .collect();
-    let kubeconfig = dir.join("kubeconfig");
-    std::fs::write(&kubeconfig, kubeconfig_yaml(&contexts, members[0].0)).unwrap();
+    let kubeconfig = kubeconfig_yaml(&contexts, members[0].0);
     for (_, m) in members {
         if let Member::Up(s) = m {
             servers.push(s);
         }
     }
-    Fleet {
-        _servers: servers,
-        dir,
-        kubeconfig,
+    Fleet::with_kubeconfig(servers, &kubeconfig)
+}
+
+impl Fleet {
+    /// `servers` and the kubeconfig `yaml` (its contexts point at them, or anywhere), in a
+    /// directory of their own.
+    fn with_kubeconfig(servers: Vec<FakeApiServer>, yaml: &str) -> Fleet {
+        let dir = scratch("fleet");
+        let kubeconfig = dir.join("kubeconfig");
+        std::fs::write(&kubeconfig, yaml).unwrap();
+        Fleet {
+            _servers: servers,
+            dir,
+            kubeconfig,
+        }
     }
 }
 
@@ -296,12 +311,7 @@ fn json_carries_the_context_of_every_cronjob_and_an_error_per_dead_cluster() {
     assert_eq!(v["now"], NOW);
     // Skew is per cluster: the local clock is days from both fixed clocks, and each note names
     // its context and that cluster's time.
-    let notes: Vec<&str> = v["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n.as_str().unwrap())
-        .collect();
+    let notes: Vec<&str> = strings(&v["notes"]);
     let skew = |ctx: &str, at: &str| {
         notes
             .iter()
@@ -339,12 +349,7 @@ fn a_dead_and_a_slow_cluster_cost_their_timeout_not_the_sum() {
     let (v, out) = f.json(&["scan", "-A", "--all-contexts", "--context-timeout", "3s"]);
     let took = started.elapsed();
     assert_eq!(out.code, 2, "{}", out.stderr);
-    let failed: Vec<&str> = v["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["context"].as_str().unwrap())
-        .collect();
+    let failed: Vec<&str> = field_of_each(&v["errors"], "context");
     assert_eq!(failed, ["slow-a", "slow-b", "dead"]);
     for e in v["errors"].as_array().unwrap().iter().take(2) {
         let m = e["message"].as_str().unwrap();
@@ -407,12 +412,7 @@ fn explain_finds_the_cronjob_in_every_context_that_has_it() {
     // JSON: one entry per copy, with its context; the dead one in errors.
     let (v, out) = f.json(&["explain", "invoices", "-n", "finance", "--all-contexts"]);
     assert_eq!(out.code, 2, "{}", out.stderr);
-    let found: Vec<&str> = v["cronJobs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["context"].as_str().unwrap())
-        .collect();
+    let found: Vec<&str> = field_of_each(&v["cronJobs"], "context");
     assert_eq!(found, ["prod", "staging"]);
     assert_eq!(v["errors"][0]["context"], "dead");
     // Only in one of the readable contexts: that one, and a note for the other.
@@ -593,30 +593,12 @@ fn a_context_with_a_token_no_header_can_carry_does_not_end_the_report() {
     // A token with a control character cannot be an HTTP header (the kube client would panic
     // on it while it is built; connect refuses it first). In a fleet that is one context's
     // error, the others are read.
-    let Member::Up(s) = staging() else {
-        unreachable!()
-    };
+    let s = staging_server();
     let url = s.url();
-    let dir = std::env::temp_dir().join(format!("cjd-fleet-panic-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let kubeconfig = dir.join("kubeconfig");
-    let ctx = |name, token| KubeContext {
-        name,
-        server: &url,
-        namespace: None,
-        token,
-        ca_pem: None,
-    };
-    std::fs::write(
-        &kubeconfig,
-        kubeconfig_yaml(&[ctx("good", "t"), ctx("bad", "t\u{1}x")], "good"),
-    )
-    .unwrap();
-    let mut c = doctor();
-    c.env("KUBECONFIG", &kubeconfig)
-        .args(["scan", "-n", "finance", "--all-contexts"]);
-    let (v, out) = json(c);
-    let _ = std::fs::remove_dir_all(&dir);
+    let ctx = |name, token| context(name, &url, None, token);
+    let yaml = kubeconfig_yaml(&[ctx("good", "t"), ctx("bad", "t\u{1}x")], "good");
+    let f = Fleet::with_kubeconfig(vec![s], &yaml);
+    let (v, out) = f.json(&["scan", "-n", "finance", "--all-contexts"]);
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert_eq!(v["cronJobs"][0]["context"], "good");
     assert_eq!(v["errors"][0]["context"], "bad");
@@ -635,41 +617,21 @@ fn no_credential_of_any_context_is_printed_and_a_bad_kubeconfig_namespace_names_
     // dead: a server URL with a password in it, on a closed port; badns: a namespace in the
     // kubeconfig that no request may carry. Every context has a token. Whatever goes wrong,
     // no token and no password reaches stdout, stderr or the JSON.
-    let Member::Up(s) = staging() else {
-        unreachable!()
-    };
+    let s = staging_server();
     let url = s.url();
     let dead = closed_port_url().replace("http://", "http://admin:PW-S3cret@");
-    let dir = std::env::temp_dir().join(format!("cjd-fleet-secrets-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let kubeconfig = dir.join("kubeconfig");
-    let ctx = |name, server, namespace, token| KubeContext {
-        name,
-        server,
-        namespace,
-        token,
-        ca_pem: None,
-    };
-    std::fs::write(
-        &kubeconfig,
-        kubeconfig_yaml(
-            &[
-                ctx("good", &url, Some("finance"), "TOKEN-GOOD-SECRET"),
-                ctx("dead", &dead, None, "TOKEN-DEAD-SECRET"),
-                ctx("badns", &url, Some("Bad/NS\u{1b}[2J"), "TOKEN-BADNS-SECRET"),
-            ],
-            "good",
-        ),
-    )
-    .unwrap();
-    let with_kubeconfig = |args: &[&str]| {
-        let mut c = doctor();
-        c.env("KUBECONFIG", &kubeconfig).args(args);
-        run(c)
-    };
+    let yaml = kubeconfig_yaml(
+        &[
+            context("good", &url, Some("finance"), "TOKEN-GOOD-SECRET"),
+            context("dead", &dead, None, "TOKEN-DEAD-SECRET"),
+            context("badns", &url, Some("Bad/NS\u{1b}[2J"), "TOKEN-BADNS-SECRET"),
+        ],
+        "good",
+    );
+    let f = Fleet::with_kubeconfig(vec![s], &yaml);
     let outs = [
-        with_kubeconfig(&["scan", "--all-contexts", "--context-timeout", "10s"]),
-        with_kubeconfig(&[
+        f.run(&["scan", "--all-contexts", "--context-timeout", "10s"]),
+        f.run(&[
             "scan",
             "--all-contexts",
             "--context-timeout",
@@ -677,14 +639,14 @@ fn no_credential_of_any_context_is_printed_and_a_bad_kubeconfig_namespace_names_
             "-o",
             "json",
         ]),
-        with_kubeconfig(&[
+        f.run(&[
             "explain",
             "invoices",
             "--all-contexts",
             "--context-timeout",
             "10s",
         ]),
-        with_kubeconfig(&[
+        f.run(&[
             "explain",
             "invoices",
             "--all-contexts",
@@ -693,10 +655,9 @@ fn no_credential_of_any_context_is_printed_and_a_bad_kubeconfig_namespace_names_
             "-o",
             "json",
         ]),
-        with_kubeconfig(&["scan", "--context", "dead"]),
-        with_kubeconfig(&["scan", "--context", "badns"]),
+        f.run(&["scan", "--context", "dead"]),
+        f.run(&["scan", "--context", "badns"]),
     ];
-    let _ = std::fs::remove_dir_all(&dir);
     for out in &outs {
         assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
         for text in [&out.stdout, &out.stderr] {
@@ -707,12 +668,7 @@ fn no_credential_of_any_context_is_printed_and_a_bad_kubeconfig_namespace_names_
     }
     let v: Value = serde_json::from_str(&outs[1].stdout).unwrap();
     assert_eq!(v["cronJobs"][0]["context"], "good");
-    let failed: Vec<&str> = v["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["context"].as_str().unwrap())
-        .collect();
+    let failed: Vec<&str> = field_of_each(&v["errors"], "context");
     assert_eq!(failed, ["dead", "badns"]);
     let dead_msg = v["errors"][0]["message"].as_str().unwrap();
     assert!(

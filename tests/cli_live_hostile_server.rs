@@ -11,16 +11,6 @@ const CRONJOB: &str = "/apis/batch/v1/namespaces/ops/cronjobs/backup";
 /// A status message that would retitle the terminal and clear it.
 const HOSTILE: &str = "no\u{1b}]0;pwned\u{7} way\u{1b}[2J";
 
-fn forbid() -> Live {
-    Live::files(&[example("forbid-blocked-by-hung-job.yaml")], Some("ops"))
-}
-
-fn explain(live: &Live, args: &[&str]) -> Out {
-    let mut c = live.cmd();
-    c.args(["explain", "backup"]).args(args);
-    run(c)
-}
-
 fn assert_no_controls(text: &str) {
     assert!(
         !text.contains(['\u{1b}', '\u{7}', '\r']),
@@ -113,8 +103,7 @@ fn a_retry_after_within_the_cap_is_still_honoured() {
 
 #[test]
 fn a_kubeconfig_yaml_error_does_not_quote_the_file() {
-    let dir = std::env::temp_dir().join(format!("cjd-bad-kc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("bad-kc");
     let kc = dir.join("config");
     std::fs::write(
         &kc,
@@ -151,11 +140,7 @@ fn a_lone_surrogate_escape_is_read_as_go_reads_it_and_its_object_named() {
     cj["metadata"]["annotations"] = serde_json::json!({"note": "a LONE-SURROGATE b"});
     live.server.put_object(cj).unwrap();
     live.server
-        .put_object(serde_json::json!({"apiVersion": "v1", "kind": "Event",
-            "metadata": {"name": "odd.1", "namespace": "ops"},
-            "involvedObject": {"kind": "CronJob", "name": "backup", "namespace": "ops"},
-            "type": "Warning", "reason": "Odd", "message": "LONE-SURROGATE in a message",
-            "lastTimestamp": "2026-11-20T11:00:00Z", "count": 1}))
+        .put_object(lone_surrogate_event("backup"))
         .unwrap();
     let mut c = live.cmd();
     c.args(["scan", "-A"]);

@@ -445,12 +445,7 @@ fn an_expired_continue_token_restarts_the_list_once() {
         v["cronJobs"], baseline["cronJobs"],
         "the same diagnosis as without the expiry"
     );
-    let notes: Vec<&str> = v["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n.as_str().unwrap())
-        .collect();
+    let notes: Vec<&str> = strings(&v["notes"]);
     assert!(
         notes.iter().any(|n| n.starts_with(
             "LIST /apis/batch/v1/cronjobs: the continue token expired while paging (410 Gone: The provided continue parameter is too old"
@@ -510,12 +505,7 @@ fn a_lagging_controller_is_one_cause_said_once() {
         c.args(["scan", "-A"]);
         c
     });
-    let notes: Vec<&str> = v["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n.as_str().unwrap())
-        .collect();
+    let notes: Vec<&str> = strings(&v["notes"]);
     assert_eq!(
         notes
             .iter()

@@ -116,11 +116,8 @@ fn check_diagnosis(v: &Value) {
 
 /// The report's notes but the clock's (the fake server's clock is frozen in the past).
 fn own_notes(v: &Value) -> Vec<&str> {
-    v["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n.as_str().unwrap())
+    strings(&v["notes"])
+        .into_iter()
         .filter(|n| !n.starts_with("the local clock"))
         .collect()
 }

@@ -3,6 +3,8 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
+use crate::support::{scratch, strings};
+
 fn doctor() -> Command {
     let mut c = Command::cargo_bin("kubectl-cronjob_doctor").unwrap();
     c.env("NO_COLOR", "1").env_remove("COLUMNS");
@@ -25,12 +27,7 @@ fn dom_and_dow_are_ored_like_robfig() {
     assert_eq!(v["timeZone"], Value::Null);
     assert_eq!(v["from"], "2024-01-01T00:00:00Z");
     assert_eq!(v["error"], Value::Null);
-    let times: Vec<&str> = v["times"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t.as_str().unwrap())
-        .collect();
+    let times: Vec<&str> = strings(&v["times"]);
     assert_eq!(
         times,
         [
@@ -130,8 +127,7 @@ fn time_zone_flag_is_refused_where_spec_time_zone_is() {
     );
     // The same values through lint: errors too.
     for tz in ["UTC ", "Local"] {
-        let dir = std::env::temp_dir().join(format!("cjd-next-tz-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch("next-tz");
         let file = dir.join("cj.yaml");
         std::fs::write(
             &file,
@@ -369,8 +365,7 @@ fn chatham_fall_back_fixed_point_does_not_hang() {
 /// `--now` (explain, lint) stops 20 years before the end, since the replay looks ahead.
 #[test]
 fn now_near_the_end_of_the_range_is_refused_with_the_reason() {
-    let dir = std::env::temp_dir().join(format!("cjd-next-now-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("next-now");
     let file = dir.join("cj.yaml");
     std::fs::write(
         &file,

@@ -4,6 +4,8 @@
 
 use assert_cmd::Command;
 
+use crate::support::scratch;
+
 const NOW: &str = "2026-11-20T12:00:00Z";
 
 fn doctor() -> Command {
@@ -614,8 +616,7 @@ fn explain_slot_tells_one_runs_story_and_refuses_what_it_cannot_answer() {
 /// last instant, included (they used to stop the input with "should be an RFC 3339 time").
 #[test]
 fn a_valid_time_at_the_edge_of_the_range_is_read() {
-    let dir = std::env::temp_dir().join(format!("cjd-edge-time-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("edge-time");
     let f = dir.join("edge.yaml");
     std::fs::write(
         &f,
@@ -642,8 +643,7 @@ fn a_valid_time_at_the_edge_of_the_range_is_read() {
 /// with a terminal escape in it cannot clear the screen of whoever reads the answer.
 #[test]
 fn explain_slot_text_shows_control_characters_visibly() {
-    let dir = std::env::temp_dir().join(format!("cjd-slot-esc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("slot-esc");
     let f = dir.join("esc.yaml");
     std::fs::write(
         &f,

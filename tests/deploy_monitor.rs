@@ -16,7 +16,7 @@ const METRICS: &str = "/metrics";
 const ARGS: [&str; 4] = ["monitor", "-A", "--listen", "0.0.0.0:9090"];
 const USER: i64 = 65532;
 
-use crate::support::root;
+use crate::support::{root, scratch};
 
 fn read(rel: &str) -> String {
     std::fs::read_to_string(root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
@@ -195,8 +195,7 @@ fn the_monitor_runs_locked_down() {
 /// goes on to read the kubeconfig (absent here) and fails there, not with a usage error.
 #[test]
 fn the_binary_accepts_the_deployments_args() {
-    let dir = std::env::temp_dir().join(format!("cjd-deploy-args-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("deploy-args");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-cronjob_doctor"))
         .args(ARGS)
         .env("HOME", &dir)

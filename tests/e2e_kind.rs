@@ -14,6 +14,7 @@ use kube::config::{KubeConfigOptions, Kubeconfig};
 use serde_json::{Value, json};
 
 use crate::monitor_common::{Process, Scratch, free_port, poll};
+use crate::support::field_of_each;
 
 const ENV: &str = "CRONJOB_DOCTOR_E2E_KUBECONFIG";
 
@@ -241,12 +242,7 @@ async fn our_replay_matches_the_real_controller() {
     let paused_health = v["cronJobs"][0]["health"].as_str().unwrap().to_string();
 
     let (v, _) = doctor(&kc, &["scan", "-n", &ns]);
-    let names: Vec<&str> = v["cronJobs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["name"].as_str().unwrap())
-        .collect();
+    let names: Vec<&str> = field_of_each(&v["cronJobs"], "name");
     assert_eq!(names.len(), 2, "{names:?}");
 
     // The same cluster, watched: `monitor` exports what `explain` said.

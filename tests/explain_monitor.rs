@@ -8,7 +8,7 @@ use std::net::{SocketAddr, TcpListener};
 use std::time::{Duration, Instant};
 
 use crate::cli_live_common::{Live, Out, example, run};
-use crate::monitor_common::{Scratch, poll, start_monitor};
+use crate::monitor_common::{BACKOFF_EVENT, Scratch, poll, put_backoff_event, start_monitor};
 use fake_apiserver::AccessRule;
 use serde_json::Value;
 
@@ -45,21 +45,7 @@ fn monitor_note(out: &Out) -> Vec<&str> {
 #[test]
 fn explain_shows_the_run_the_monitor_remembers_after_its_job_pods_and_events_are_gone() {
     let live = oom();
-    live.server
-        .put_object(serde_json::json!({
-            "apiVersion": "v1",
-            "kind": "Event",
-            "metadata": {"name": "etl-29919000-k8d2x.backoff", "namespace": "data"},
-            "involvedObject": {"kind": "Pod", "name": "etl-29919000-k8d2x", "namespace": "data"},
-            "type": "Warning",
-            "reason": "BackOff",
-            "message": "Back-off restarting failed container etl",
-            "count": 3,
-            "firstTimestamp": "2026-11-20T02:01:00Z",
-            "lastTimestamp": "2026-11-20T02:03:00Z",
-            "source": {"component": "kubelet"}
-        }))
-        .unwrap();
+    put_backoff_event(&live, "Back-off restarting failed container etl");
     let dir = Scratch::new("explain-monitor");
     let m = start_monitor(&live, &dir.0);
     let runs = "/runs?namespace=data&name=etl";
@@ -72,10 +58,7 @@ fn explain_shows_the_run_the_monitor_remembers_after_its_job_pods_and_events_are
         },
     );
     // Events expire, then a TTL or history limit takes the Job and its Pod.
-    assert!(
-        live.server
-            .delete_object("Event", "data", "etl-29919000-k8d2x.backoff")
-    );
+    assert!(live.server.delete_object("Event", "data", BACKOFF_EVENT));
     prune_last_run(&live);
     poll("the run is retained", Duration::from_secs(20), || {
         match m.get(runs) {

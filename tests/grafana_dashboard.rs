@@ -6,32 +6,14 @@
 //! grid that overlaps no other, targets with a refId and an expr. That the queries return
 //! data for the served examples is tests/prometheus_scrape.rs's job (a real Prometheus).
 
-use std::path::Path;
+use crate::support::{metric_names, read};
 
 use serde_json::Value;
-
-fn read(p: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(p)).unwrap()
-}
 
 const DASHBOARD: &str = "deploy/grafana/cronjob-doctor.json";
 
 fn dashboard() -> Value {
     serde_json::from_str(&read(DASHBOARD)).unwrap()
-}
-
-fn metric_names(expr: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut rest = expr;
-    while let Some(i) = rest.find("cronjob_doctor_") {
-        let tail = &rest[i..];
-        let end = tail
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(tail.len());
-        out.push(tail[..end].to_string());
-        rest = &tail[end..];
-    }
-    out
 }
 
 #[test]

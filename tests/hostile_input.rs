@@ -5,6 +5,8 @@
 
 use assert_cmd::Command;
 
+use crate::support::scratch;
+
 const NOW: &str = "2026-11-20T12:00:00Z";
 
 /// The payload from the issue, as YAML double-quoted escapes (`\e` is ESC, `\a` is BEL).
@@ -134,9 +136,7 @@ fn next_shows_control_characters_in_the_schedule_and_zone() {
 /// "did you mean" list of names from the input.
 #[test]
 fn stderr_shows_hostile_file_names_and_input_names_too() {
-    let dir = std::env::temp_dir().join(format!("cjd-hostile-stderr-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("hostile-stderr");
     std::fs::write(dir.join(format!("bad{PAYLOAD_RAW}.yaml")), "a: [\n").unwrap();
     std::fs::write(dir.join("ok.yaml"), hostile_manifest()).unwrap();
     let ok = dir.join("ok.yaml");

@@ -3,6 +3,8 @@
 
 use assert_cmd::Command;
 
+use crate::support::scratch;
+
 const CJ: &str = "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: x}\nspec: {schedule: '0 3 * * *', jobTemplate: {spec: {template: {spec: {restartPolicy: OnFailure, containers: [{name: c, image: i}]}}}}}\n---\n";
 
 fn run(args: &[&str], stdin: String) -> (String, String, i32) {
@@ -62,9 +64,7 @@ fn the_flag_range_is_enforced_at_parse_time() {
 #[cfg(unix)]
 #[test]
 fn sarif_of_a_fifo_does_not_hang() {
-    let dir = std::env::temp_dir().join(format!("cjd-sarif-fifo-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("sarif-fifo");
     let fifo = dir.join("cronjob.yaml");
     assert!(
         std::process::Command::new("mkfifo")

@@ -11,7 +11,7 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::cli_live_common::*;
-use crate::monitor_common::free_port;
+use crate::monitor_common::{BACKOFF_EVENT, free_port, put_backoff_event};
 use fake_apiserver::Fault;
 use serde_json::Value;
 
@@ -390,8 +390,7 @@ status:
         .objects(fake_apiserver::load_fixture_str(&yaml).unwrap())
         .start_blocking()
         .unwrap();
-    let dir = std::env::temp_dir().join(format!("cjd-monitor-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("monitor");
     let kubeconfig = server.write_kubeconfig(&dir, Some("ops"));
     (server, kubeconfig)
 }
@@ -1250,13 +1249,7 @@ fn a_lone_surrogate_in_a_list_or_a_watch_event_is_read_as_go_reads_it() {
     live.server
         .put_object(annotated_cron_job("odd", "0 3 * * *", "a LONE-SURROGATE b"))
         .unwrap();
-    live.server
-        .put_object(serde_json::json!({"apiVersion": "v1", "kind": "Event",
-            "metadata": {"name": "odd.1", "namespace": "ops"},
-            "involvedObject": {"kind": "CronJob", "name": "odd", "namespace": "ops"},
-            "type": "Warning", "reason": "Odd", "message": "LONE-SURROGATE in a message",
-            "lastTimestamp": "2026-11-20T11:00:00Z", "count": 1}))
-        .unwrap();
+    live.server.put_object(lone_surrogate_event("odd")).unwrap();
     let m = Monitor::start(&live, &["-A"]);
     m.wait_for("/readyz", Duration::from_secs(20), |c, _| c == 200);
     let (_, metrics) = m.wait_for("/metrics", Duration::from_secs(5), synced);
@@ -1300,27 +1293,13 @@ fn a_lone_surrogate_in_a_list_or_a_watch_event_is_read_as_go_reads_it() {
 fn runs_are_remembered_after_their_job_pods_and_events_are_deleted() {
     let live = Live::files(&[example("jobs-failing-oomkilled.yaml")], Some("data"));
     let m = synced_and_ready(&live);
-    live.server
-        .put_object(serde_json::json!({
-            "apiVersion": "v1",
-            "kind": "Event",
-            "metadata": {"name": "etl-29919000-k8d2x.backoff", "namespace": "data"},
-            "involvedObject": {"kind": "Pod", "name": "etl-29919000-k8d2x", "namespace": "data"},
-            "type": "Warning",
-            "reason": "BackOff",
-            "message": "Back-off restarting failed container etl\u{1b}[2J",
-            "count": 3,
-            "firstTimestamp": "2026-11-20T02:01:00Z",
-            "lastTimestamp": "2026-11-20T02:03:00Z",
-            "source": {"component": "kubelet"}
-        }))
-        .unwrap();
+    put_backoff_event(&live, "Back-off restarting failed container etl\u{1b}[2J");
     let runs = "/runs?namespace=data&name=etl";
     m.wait_for(runs, Duration::from_secs(10), |c, b| {
         c == 200 && b.contains("\"BackOff\"")
     });
     for (kind, name) in [
-        ("Event", "etl-29919000-k8d2x.backoff"),
+        ("Event", BACKOFF_EVENT),
         ("Pod", "etl-29919000-k8d2x"),
         ("Job", "etl-29919000"),
     ] {

@@ -8,6 +8,8 @@
 
 use assert_cmd::Command;
 
+use crate::support::scratch;
+
 const NOW: &str = "2026-11-20T12:00:00Z";
 const NAMESPACE: &str = "ns $(id)";
 const JOB: &str = "j'ob `id`";
@@ -104,8 +106,7 @@ fn after<'w>(words: &'w [String], flag: &str) -> Option<&'w str> {
 
 #[test]
 fn hostile_names_stay_single_words_in_every_printed_command() {
-    let dir = std::env::temp_dir().join(format!("cjd-pasteable-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("pasteable");
     let marker = dir.join("pwned");
     let name = format!("a b;touch {} #", marker.display());
     let suspended = format!("s;touch {}", marker.display());

@@ -3,25 +3,7 @@
 //! every alert's runbook is a command to run. (`promtool check rules` / `test rules` in
 //! .ci/run prove the rules load and fire as intended.)
 
-use std::path::Path;
-
-fn read(p: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(p)).unwrap()
-}
-
-fn metric_names(expr: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut rest = expr;
-    while let Some(i) = rest.find("cronjob_doctor_") {
-        let tail = &rest[i..];
-        let end = tail
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(tail.len());
-        out.push(tail[..end].to_string());
-        rest = &tail[end..];
-    }
-    out
-}
+use crate::support::{metric_names, read};
 
 #[test]
 fn alerts_read_only_documented_metrics_and_name_a_runbook_command() {

@@ -4,6 +4,8 @@
 
 use assert_cmd::Command;
 
+use crate::support::scratch;
+
 const NOW: &str = "2026-11-20T12:00:00Z";
 
 /// A CronJob dumped from a cluster (it exists, so the patch is offered) with a CRON_TZ prefix.
@@ -53,8 +55,7 @@ spec:
 
 /// `lint -o sarif` of `text` written to `file_name`: the results.
 fn sarif_results(file_name: &str, text: &str) -> Vec<serde_json::Value> {
-    let dir = std::env::temp_dir().join(format!("cjd-sarif-json-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("sarif-json");
     let file = dir.join(file_name);
     std::fs::write(&file, text).unwrap();
     let out = Command::cargo_bin("kubectl-cronjob_doctor")

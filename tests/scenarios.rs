@@ -6,7 +6,7 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
-use crate::support::fix_replay;
+use crate::support::{field_of_each, fix_replay, strings};
 
 struct Expect<'a> {
     file: &'a str,
@@ -49,22 +49,12 @@ fn check(e: &Expect) {
     let c = &cj["controller"];
     assert_eq!(c["decision"], e.decision, "{}: decision", e.file);
     assert_eq!(c["jobName"].as_str(), e.job_name, "{}: job name", e.file);
-    let events: Vec<&str> = c["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_str().unwrap())
-        .collect();
+    let events: Vec<&str> = strings(&c["events"]);
     assert_eq!(events, e.events, "{}: events", e.file);
     if let Some(ms) = e.requeue_ms {
         assert_eq!(c["requeueAfterMs"], ms, "{}: requeue", e.file);
     }
-    let slugs: Vec<&str> = cj["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["slug"].as_str().unwrap())
-        .collect();
+    let slugs: Vec<&str> = field_of_each(&cj["findings"], "slug");
     for s in e.slugs {
         assert!(
             slugs.contains(s),

@@ -5,13 +5,9 @@
 
 use crate::support::krew;
 
-use std::path::Path;
+use crate::support::read;
 
 use serde_json::Value;
-
-fn read(path: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
-}
 
 fn yaml(path: &str) -> Value {
     serde_saphyr::from_str(&read(path)).unwrap_or_else(|e| panic!("{path}: {e}"))

@@ -5,7 +5,6 @@ use std::sync::atomic::AtomicUsize;
 
 use doctor::replay::KubeVersion;
 use doctor::report::{self, Options};
-use jiff::tz::TimeZone;
 
 use super::{Plans, diagnose, frame, pipeline};
 
@@ -18,42 +17,26 @@ fn build(
     done: &AtomicUsize,
 ) -> doctor::report::Report {
     let mut by_ns: std::collections::BTreeMap<String, doctor::model::Snapshot> = Default::default();
+    fn of<'a>(
+        by_ns: &'a mut std::collections::BTreeMap<String, doctor::model::Snapshot>,
+        ns: &str,
+    ) -> &'a mut doctor::model::Snapshot {
+        by_ns.entry(format!("{ns}/")).or_default()
+    }
+    let ns = report::index::namespace_of;
     for c in &snapshot.cron_jobs {
-        by_ns
-            .entry(format!(
-                "{}/",
-                report::index::namespace_of(&c.meta.namespace)
-            ))
-            .or_default()
+        of(&mut by_ns, ns(&c.meta.namespace))
             .cron_jobs
             .push(c.clone());
     }
     for j in &snapshot.jobs {
-        by_ns
-            .entry(format!(
-                "{}/",
-                report::index::namespace_of(&j.meta.namespace)
-            ))
-            .or_default()
-            .jobs
-            .push(j.clone());
+        of(&mut by_ns, ns(&j.meta.namespace)).jobs.push(j.clone());
     }
     for p in &snapshot.pods {
-        by_ns
-            .entry(format!(
-                "{}/",
-                report::index::namespace_of(&p.meta.namespace)
-            ))
-            .or_default()
-            .pods
-            .push(p.clone());
+        of(&mut by_ns, ns(&p.meta.namespace)).pods.push(p.clone());
     }
     for e in &snapshot.events {
-        by_ns
-            .entry(format!("{}/", e.filed_namespace()))
-            .or_default()
-            .events
-            .push(e.clone());
+        of(&mut by_ns, e.filed_namespace()).events.push(e.clone());
     }
     let ((), reports) = pipeline(2, opts, plans, &|_, r| r, done, |submit| {
         for (_, mut s) in by_ns {
@@ -93,20 +76,12 @@ fn examples() -> Vec<std::path::PathBuf> {
 }
 
 /// Options at a fixed instant with UTC as the controller's zone.
-fn utc_options(zone: &TimeZone, version: KubeVersion) -> Options<'_> {
-    Options {
-        now: "2026-11-20T12:00:00Z".parse().unwrap(),
-        controller_zone_name: "UTC",
-        controller_zone: zone,
-        version,
-        timeline: 8,
-        severities: doctor::config::NO_OVERRIDES,
-    }
+fn utc_options(version: KubeVersion) -> Options<'static> {
+    Options::utc("2026-11-20T12:00:00Z".parse().unwrap(), version, 8)
 }
 
 fn same_as_core(snapshot: &doctor::model::Snapshot, version: KubeVersion) {
-    let zone = TimeZone::UTC;
-    let opts = utc_options(&zone, version);
+    let opts = utc_options(version);
     let one = doctor::render::json::render(&report::build(snapshot, Vec::new(), &opts));
     let done = AtomicUsize::new(0);
     // Namespaces through the pipeline (small ones go to the core whole).
@@ -203,8 +178,7 @@ fn results_are_handed_out_once_each_in_submission_order() {
         .flat_map(|s| s.cron_jobs.iter())
         .map(|c| format!("{}/{}", c.meta.namespace, c.meta.name))
         .collect();
-    let zone = TimeZone::UTC;
-    let opts = utc_options(&zone, KubeVersion::NEWEST);
+    let opts = utc_options(KubeVersion::NEWEST);
     let done = AtomicUsize::new(0);
     let mut got: Vec<String> = Vec::new();
     super::pipeline_each(

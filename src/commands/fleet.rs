@@ -12,6 +12,7 @@ use std::time::Instant;
 
 use doctor::model::CronJob;
 pub(super) use doctor::render::fleet::ContextSummary;
+use doctor::render::scan_entries::{self, Context, Diagnosed, Entry, Form, Shape};
 use doctor::replay::KubeVersion;
 use doctor::report::stream::write_json_around;
 use doctor::report::{CronJobReport, Health};
@@ -19,7 +20,7 @@ use jiff::Timestamp;
 
 use super::plan::{Fleet, Plan, ScanPlan};
 use super::read_cluster::{LiveStart, live_start};
-use super::scan::{Diagnosed, Entry, controller_lag_of};
+use super::scan::footer;
 use crate::cli::ScanFormat;
 use crate::cluster::diagnose::Plans;
 use crate::cluster::fleet::{self, Deadline};
@@ -68,6 +69,18 @@ pub(super) fn fleet_frame<F>(
         plan.instant.given().unwrap_or_else(Timestamp::now),
         plan.version.given().unwrap_or(KubeVersion::NEWEST),
     )
+}
+
+/// A report about several contexts exits 2 when any context could not be read, else 1 when
+/// any CronJob has an error, else 0.
+pub(super) fn exit_code(unread: bool, errors: bool) -> i32 {
+    if unread {
+        exit::TROUBLE
+    } else if errors {
+        exit::FINDINGS
+    } else {
+        exit::OK
+    }
 }
 
 /// One scan across contexts: the plan every context shares, checked once before any
@@ -150,34 +163,24 @@ fn scan_context(
     ))?;
     // This cluster's clock and version: skew and replay are per cluster.
     let (at, notes_after) = plan.settle_live(server_version, cluster::server_now(&api));
-    let (now, opts) = (at.now, plan.options(at));
-    let (json, wide, only_problems, several) = (
-        plan.output.format == ScanFormat::Json,
-        plan.output.format == ScanFormat::Wide,
-        s.p.only_problems,
-        s.several,
-    );
-    let shape = |cj: &CronJob, r: CronJobReport| -> Diagnosed {
-        let health = r.health;
-        let out = (!only_problems || health != Health::Ok).then(|| {
-            if json {
-                Entry::Json(fragment_in_context(name, &r))
-            } else {
-                let row = Row::new(cj, &r, wide);
-                Entry::Row(Box::new(if several {
-                    row.in_context(name, now)
-                } else {
-                    row
-                }))
+    let opts = plan.options(at);
+    let json = plan.output.format == ScanFormat::Json;
+    let how = Shape {
+        form: if json {
+            Form::Json
+        } else {
+            Form::Table {
+                wide: plan.output.format == ScanFormat::Wide,
             }
-        });
-        let controller_lag = controller_lag_of(&r);
-        Diagnosed {
-            health,
-            out,
-            controller_lag,
-        }
+        },
+        only_problems: s.p.only_problems,
+        context: Some(Context {
+            name,
+            now: at.now,
+            column: s.several,
+        }),
     };
+    let shape = |cj: &CronJob, r: CronJobReport| scan_entries::shape(cj, r, &how);
     // The contexts share the machine: each gets a share of the cores for its diagnosis.
     let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
     let threads = cores.div_ceil(s.at_once).max(1);
@@ -230,13 +233,10 @@ fn report(s: &FleetScan<'_>, results: Vec<ContextScan>, started: Instant) -> Res
         all.push(c.diagnosed);
     }
     let diagnosed: Vec<Diagnosed> = all.into_iter().flatten().collect();
-    let code = if failed > 0 {
-        exit::TROUBLE
-    } else if diagnosed.iter().any(|d| d.health == Health::Error) {
-        exit::FINDINGS
-    } else {
-        exit::OK
-    };
+    let code = exit_code(
+        failed > 0,
+        diagnosed.iter().any(|d| d.health == Health::Error),
+    );
     if plan.output.format == ScanFormat::Json {
         let fragments: Vec<String> = diagnosed
             .into_iter()
@@ -310,17 +310,13 @@ fn report(s: &FleetScan<'_>, results: Vec<ContextScan>, started: Instant) -> Res
     } else {
         String::new()
     };
-    let secs = started.elapsed().as_secs_f64();
-    out.push_str(&if scanned == 0 {
-        format!("No CronJobs{place} in {contexts}{unread} (scanned in {secs:.1}s)\n")
-    } else {
-        format!(
-            "{attention} of {} CronJob{}{place} in {contexts} need{} attention{unread} (scanned in {secs:.1}s)\n",
-            thousands(scanned),
-            if scanned == 1 { "" } else { "s" },
-            if attention == 1 { "s" } else { "" },
-        )
-    });
+    out.push_str(&footer(
+        scanned,
+        attention,
+        &format!("{place} in {contexts}"),
+        &unread,
+        started,
+    ));
     // The contexts that could not be read, on stderr before the report (a reader of a long
     // table sees the footer's pointer to them).
     for c in &summaries {

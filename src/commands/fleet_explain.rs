@@ -10,7 +10,9 @@ use doctor::render::{explain, style::Style};
 use doctor::report::stream::write_json_around;
 use doctor::report::{self, Health, Report};
 
-use super::fleet::{ContextSummary, context_note, failed, fleet_frame, fragment_in_context};
+use super::fleet::{
+    ContextSummary, context_note, exit_code, failed, fleet_frame, fragment_in_context,
+};
 use super::plan::{Fleet, Plan};
 use super::read_cluster::{LiveStart, live_start};
 use crate::cli::ReportFormat;
@@ -70,16 +72,11 @@ pub(super) fn run(
             _ => None,
         })
         .collect();
-    let code = if !failed.is_empty() {
-        exit::TROUBLE
-    } else if hits
-        .iter()
-        .any(|(_, r)| r.cron_jobs.iter().any(|c| c.health == Health::Error))
-    {
-        exit::FINDINGS
-    } else {
-        exit::OK
-    };
+    let code = exit_code(
+        !failed.is_empty(),
+        hits.iter()
+            .any(|(_, r)| r.cron_jobs.iter().any(|c| c.health == Health::Error)),
+    );
     if plan.output.format == ReportFormat::Json {
         // The document is written even when nothing was found: `errors[]` and `contexts[]`
         // say where it was looked for.

@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use doctor::model::CronJob;
-use doctor::report::stream::{JsonStream, json_fragment};
+use doctor::render::scan_entries::{self, Diagnosed, Entry, Form, Shape};
+use doctor::report::stream::JsonStream;
 use doctor::report::{CronJobReport, Health};
 
 use super::plan::{self, ScanPlan, Source};
@@ -21,29 +22,6 @@ use crate::error::exit;
 use crate::term::emit;
 use crate::term::progress::{self, PROGRESS_DELAY, thousands};
 use crate::term::scan_table::{Row, table};
-
-/// One CronJob's result as the output needs it: its health for the footer and the exit code,
-/// and (unless filtered out) its table row or JSON fragment.
-pub(super) struct Diagnosed {
-    pub(super) health: Health,
-    pub(super) out: Option<Entry>,
-    /// `namespace/name` and how late the controller created its newest Job, when that made
-    /// the run late: several make one note ([`late_start::lagging_controller_note`]).
-    pub(super) controller_lag: Option<(String, i64)>,
-}
-
-/// `namespace/name` and the controller's lag, for a CronJob whose newest run the controller
-/// created late (see [`Diagnosed::controller_lag`]).
-pub(super) fn controller_lag_of(r: &CronJobReport) -> Option<(String, i64)> {
-    r.controller_lag_seconds
-        .map(|s| (format!("{}/{}", r.namespace, r.name), s))
-}
-
-/// A CronJob's entry in the output: its table row or its JSON fragment.
-pub(super) enum Entry {
-    Row(Box<Row>),
-    Json(String),
-}
 
 pub fn run(a: &ScanArgs) -> Result<i32, Error> {
     let started = Instant::now();
@@ -90,27 +68,20 @@ fn one_cluster(p: &ScanPlan, kube: &KubeArgs, started: Instant) -> Result<i32, E
     // "Now" is fixed before the first namespace is diagnosed: the server's clock at /version.
     let (at, notes_after) = plan.settle_live(server_version, cluster::server_now(&api));
     let opts = plan.options(at);
-    let (json, wide, only_problems) = (
+    let (json, wide) = (
         plan.output.format == ScanFormat::Json,
         plan.output.format == ScanFormat::Wide,
-        p.only_problems,
     );
-    let shape = |cj: &CronJob, r: CronJobReport| -> Diagnosed {
-        let health = r.health;
-        let out = (!only_problems || health != Health::Ok).then(|| {
-            if json {
-                Entry::Json(json_fragment(&r))
-            } else {
-                Entry::Row(Box::new(Row::new(cj, &r, wide)))
-            }
-        });
-        let controller_lag = controller_lag_of(&r);
-        Diagnosed {
-            health,
-            out,
-            controller_lag,
-        }
+    let how = Shape {
+        form: if json {
+            Form::Json
+        } else {
+            Form::Table { wide }
+        },
+        only_problems: p.only_problems,
+        context: None,
     };
+    let shape = |cj: &CronJob, r: CronJobReport| scan_entries::shape(cj, r, &how);
     let threads = std::thread::available_parallelism().map_or(1, |p| p.get());
     // The JSON report is written while the scan goes on: each CronJob's fragment as soon as it
     // and those before it are diagnosed (namespaces are diagnosed in key order), so memory
@@ -203,25 +174,38 @@ fn one_cluster(p: &ScanPlan, kube: &KubeArgs, started: Instant) -> Result<i32, E
         .as_ref()
         .map(|ns| format!(" in namespace {ns}"))
         .unwrap_or_default();
+    out.push_str(&footer(scanned, attention, &place, "", started));
+    emit(&out);
+    Ok(code)
+}
+
+/// The table's last line: how many of the `scanned` CronJobs (found `place`, e.g. ` in
+/// namespace ops`) need attention, then `unread` (a fleet's contexts that could not be read)
+/// and the time the scan took.
+pub(super) fn footer(
+    scanned: usize,
+    attention: usize,
+    place: &str,
+    unread: &str,
+    started: Instant,
+) -> String {
     let secs = started.elapsed().as_secs_f64();
-    out.push_str(&if scanned == 0 {
-        format!("No CronJobs{place} (scanned in {secs:.1}s)\n")
+    if scanned == 0 {
+        format!("No CronJobs{place}{unread} (scanned in {secs:.1}s)\n")
     } else {
         format!(
-            "{attention} of {} CronJob{}{place} need{} attention (scanned in {secs:.1}s)\n",
+            "{attention} of {} CronJob{}{place} need{} attention{unread} (scanned in {secs:.1}s)\n",
             thousands(scanned),
             if scanned == 1 { "" } else { "s" },
             if attention == 1 { "s" } else { "" },
         )
-    });
-    emit(&out);
-    Ok(code)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use doctor::report::stream::write_json_around;
+    use doctor::report::stream::{json_fragment, write_json_around};
     use doctor::report::{Options, Report};
     use std::io::Write;
 
@@ -241,15 +225,11 @@ mod tests {
         let loaded = crate::input::load_paths(&[dir.display().to_string()]);
         let (mut snapshot, _) = loaded.into_snapshot();
         snapshot.notes.push("a note".into());
-        let zone = jiff::tz::TimeZone::UTC;
-        let opts = Options {
-            now: "2026-11-20T12:00:00Z".parse().unwrap(),
-            controller_zone_name: "UTC",
-            controller_zone: &zone,
-            version: doctor::replay::KubeVersion::NEWEST,
-            timeline: 8,
-            severities: doctor::config::NO_OVERRIDES,
-        };
+        let opts = Options::utc(
+            "2026-11-20T12:00:00Z".parse().unwrap(),
+            doctor::replay::KubeVersion::NEWEST,
+            8,
+        );
         let whole = doctor::report::build(&snapshot, Vec::new(), &opts);
         let fragments: Vec<String> = whole.cron_jobs.iter().map(json_fragment).collect();
         for n in [fragments.len(), 1, 0] {

@@ -6,7 +6,6 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use doctor::report::Options;
 use tokio::sync::{mpsc, watch};
 
 use super::store::Key;
@@ -297,16 +296,8 @@ fn set_evidence(store: &mut super::store::Store, w: &Watches) {
 /// Diagnose `keys` at the server's "now", update summaries, timers and metrics, print lines.
 fn diagnose(shared: &Shared, timers: &mut Timers, keys: BTreeSet<Key>, output: Output) {
     let now = shared.clock.now();
-    let st = &shared.settings;
-    let opts = Options {
-        now,
-        controller_zone_name: &st.controller_zone_name,
-        controller_zone: &st.controller_zone,
-        version: shared.version(),
-        // Not read: `evaluate` builds the few slots the last run's series need.
-        timeline: 0,
-        severities: doctor::config::NO_OVERRIDES,
-    };
+    // Timeline 0, not read: `evaluate` builds the few slots the last run's series need.
+    let opts = shared.options(now, 0);
     let store = lock(&shared.store);
     let store = &*store;
     let keys: Vec<Key> = keys.into_iter().collect();
@@ -320,7 +311,7 @@ fn diagnose(shared: &Shared, timers: &mut Timers, keys: BTreeSet<Key>, output: O
         let snap = store.subset(k)?;
         let t0 = Instant::now();
         let floor = retained::floor(&snap.cron_jobs[0]);
-        let s = evaluate_observed(&snap, &opts, st.grace_secs)
+        let s = evaluate_observed(&snap, &opts, shared.settings.grace_secs)
             .map(|(s, r)| (s, retained::packed::pack_all(r), floor));
         Some((s, t0.elapsed()))
     };

@@ -174,6 +174,20 @@ impl Shared {
             .read()
             .unwrap_or_else(|e| e.into_inner())
     }
+
+    /// The core's options at `now`: the controller's zone, the server's version as last
+    /// read, `timeline` past slots a CronJob, no severity overrides.
+    pub fn options(&self, now: Timestamp, timeline: usize) -> doctor::report::Options<'_> {
+        let st = &self.settings;
+        doctor::report::Options {
+            now,
+            controller_zone_name: &st.controller_zone_name,
+            controller_zone: &st.controller_zone,
+            version: self.version(),
+            timeline,
+            severities: doctor::config::NO_OVERRIDES,
+        }
+    }
 }
 
 /// Lock a mutex, whatever a panicking holder left behind (the data is still consistent for

@@ -338,15 +338,7 @@ fn write_document_with(
     out: impl Write,
     gone: &AtomicBool,
 ) -> io::Result<()> {
-    let st = &shared.settings;
-    let opts = Options {
-        now,
-        controller_zone_name: &st.controller_zone_name,
-        controller_zone: &st.controller_zone,
-        version: shared.version(),
-        timeline: 8,
-        severities: doctor::config::NO_OVERRIDES,
-    };
+    let opts = shared.options(now, 8);
     let mut notes = lock(&shared.notes).clone();
     notes.extend(opts.version.beyond_modelled_note());
     let (mut keys, no_events) = {

@@ -7,8 +7,8 @@ use doctor::replay::KubeVersion;
 use jiff::tz::TimeZone;
 
 use super::*;
-use crate::cluster::watch::{Object, Stream};
 use crate::monitor::Settings;
+use crate::monitor::store::Store;
 
 fn shared_with_examples() -> Arc<Shared> {
     let shared = Shared::new(Settings {
@@ -20,21 +20,7 @@ fn shared_with_examples() -> Arc<Shared> {
     });
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     let (snapshot, _) = crate::input::load_paths(&[dir.display().to_string()]).into_snapshot();
-    let mut store = lock(&shared.store);
-    store.evidence = snapshot.evidence;
-    for c in snapshot.cron_jobs {
-        store.insert(Stream::CronJobs, Object::CronJob(c));
-    }
-    for j in snapshot.jobs {
-        store.insert(Stream::Jobs, Object::Job(j));
-    }
-    for p in snapshot.pods {
-        store.insert(Stream::Pods, Object::Pod(p));
-    }
-    for e in snapshot.events {
-        store.insert(Stream::Events, Object::Event(e));
-    }
-    drop(store);
+    *lock(&shared.store) = Store::of_snapshot(snapshot);
     shared
 }
 

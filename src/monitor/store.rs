@@ -445,6 +445,35 @@ fn unindex(index: &mut HashMap<Key, BTreeSet<String>>, k: &Key, name: &str) {
     }
 }
 
+/// Tests' stores: everything of a snapshot, as the watches would have delivered it.
+#[cfg(test)]
+impl Store {
+    /// A store holding every object of `snapshot` (and its evidence), each upserted on the
+    /// stream its watch delivers it on (a Pod by the label it carries).
+    pub(crate) fn of_snapshot(snapshot: Snapshot) -> Store {
+        let mut s = Store::new();
+        s.evidence = snapshot.evidence;
+        for c in snapshot.cron_jobs {
+            s.upsert(Stream::CronJobs, Object::CronJob(c));
+        }
+        for j in snapshot.jobs {
+            s.upsert(Stream::Jobs, Object::Job(j));
+        }
+        for p in snapshot.pods {
+            let stream = if p.meta.labels.contains_key("job-name") {
+                Stream::Pods
+            } else {
+                Stream::PodsNewLabel
+            };
+            s.upsert(stream, Object::Pod(p));
+        }
+        for e in snapshot.events {
+            s.upsert(Stream::Events, Object::Event(e));
+        }
+        s
+    }
+}
+
 #[cfg(test)]
 #[path = "store_tests.rs"]
 mod tests;

@@ -6,7 +6,6 @@ use doctor::model::{
 };
 use doctor::replay::KubeVersion;
 use doctor::report::{self, Options};
-use jiff::tz::TimeZone;
 
 use super::*;
 
@@ -167,15 +166,11 @@ fn the_store_snapshot_diagnoses_every_example_as_the_whole_build_does() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     let (snapshot, _) = crate::input::load_paths(&[dir.display().to_string()]).into_snapshot();
     assert!(snapshot.cron_jobs.len() > 5);
-    let zone = TimeZone::UTC;
-    let opts = Options {
-        now: "2026-11-20T12:00:00Z".parse().unwrap(),
-        controller_zone_name: "UTC",
-        controller_zone: &zone,
-        version: KubeVersion::NEWEST,
-        timeline: 8,
-        severities: doctor::config::NO_OVERRIDES,
-    };
+    let opts = Options::utc(
+        "2026-11-20T12:00:00Z".parse().unwrap(),
+        KubeVersion::NEWEST,
+        8,
+    );
     let whole = report::build(&snapshot, Vec::new(), &opts);
     // Filled as changes fill it (`upsert`) and as the first sync does (`insert`, after a
     // relist of each empty stream): both must cut the same snapshots.
@@ -379,101 +374,31 @@ fn everything(s: &Store) -> Snapshot {
 
 /// Related in every way the core knows, across two namespaces: owned, manual, named-after
 /// and `status.active` Jobs, a Job with a second CronJob owner, a Pod of each label, Events
-/// about each kind (one filed without a namespace).
-const RELATED: &str = r#"
-apiVersion: batch/v1
-kind: CronJob
-metadata: {name: backup, namespace: ops}
-spec: {schedule: "0 3 * * *", jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}}
-status:
-  active: [{name: adopted, namespace: ops}, {name: elsewhere, namespace: dev}]
----
-apiVersion: batch/v1
-kind: CronJob
-metadata: {name: report, namespace: ops}
-spec: {schedule: "0 4 * * *", jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}}
----
-apiVersion: batch/v1
-kind: CronJob
-metadata: {name: backup, namespace: dev}
-spec: {schedule: "0 5 * * *", jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}}
----
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: backup-29914740
-  namespace: ops
-  ownerReferences: [{apiVersion: batch/v1, kind: CronJob, name: backup, controller: true}]
----
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: backup-manual-x2b4c
-  namespace: ops
-  annotations: {cronjob.kubernetes.io/instantiate: manual}
-  ownerReferences: [{apiVersion: batch/v1, kind: CronJob, name: backup}]
----
-apiVersion: batch/v1
-kind: Job
-metadata: {name: backup-29916180, namespace: ops}
----
-apiVersion: batch/v1
-kind: Job
-metadata: {name: adopted, namespace: ops}
----
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: report-29914800
-  namespace: ops
-  ownerReferences:
-  - {apiVersion: batch/v1, kind: CronJob, name: report, controller: true}
-  - {apiVersion: batch/v1, kind: CronJob, name: backup}
----
-apiVersion: batch/v1
-kind: Job
-metadata: {name: backup-nightly, namespace: ops}
----
-apiVersion: batch/v1
-kind: Job
-metadata: {name: backup-29914740, namespace: dev}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: backup-29914740-a1, namespace: ops, labels: {job-name: backup-29914740}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: adopted-b2, namespace: ops, labels: {batch.kubernetes.io/job-name: adopted}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: report-29914800-c3, namespace: ops, labels: {job-name: report-29914800}}
----
-apiVersion: v1
-kind: Event
-metadata: {name: e1, namespace: ops}
-involvedObject: {kind: CronJob, name: backup, namespace: ops}
-reason: SuccessfulCreate
----
-apiVersion: v1
-kind: Event
-metadata: {name: e2, namespace: ops}
-involvedObject: {kind: Pod, name: adopted-b2}
-reason: BackOff
----
-apiVersion: v1
-kind: Event
-metadata: {name: e3, namespace: ops}
-involvedObject: {kind: Job, name: report-29914800, namespace: ops}
-reason: Completed
----
-apiVersion: v1
-kind: Event
-metadata: {name: e4, namespace: dev}
-involvedObject: {kind: CronJob, name: backup, namespace: dev}
-reason: SuccessfulCreate
-"#;
+/// about each kind (one filed without a namespace). The core's relation tests read the same
+/// file.
+const RELATED: &str = include_str!("../../tests/fixtures/relation/related.yaml");
+
+/// `yaml` without its uids (`uid: …` lines and `, uid: …` entries of flow maps): objects
+/// related by names alone, as a cluster's may be when owner references lack a uid.
+fn without_uids(yaml: &str) -> String {
+    let mut out = String::new();
+    for line in yaml.lines() {
+        if line.trim_start().starts_with("uid: ") {
+            continue;
+        }
+        let mut line = line.to_string();
+        while let Some(at) = line.find(", uid: ") {
+            let value = at + ", uid: ".len();
+            let end = line[value..]
+                .find([',', '}'])
+                .map_or(line.len(), |n| value + n);
+            line.replace_range(at..end, "");
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
 
 /// The store's indexes are the core's relation (`doctor::report::relation`), kept
 /// incrementally: a CronJob's subset holds the objects `Relations::subset` cuts from a
@@ -501,7 +426,21 @@ fn the_stores_subset_is_the_cores_relation() {
         .map(|p| (p.display().to_string(), std::fs::read_to_string(p).unwrap()))
         .collect();
     assert!(texts.len() > 30, "{}", texts.len());
+    let by_names = without_uids(RELATED);
+    assert!(!by_names.contains("uid"), "{by_names}");
+    let objects = |yaml: &str| {
+        let (s, errors) = doctor::source::parse_text("related.yaml", yaml).into_snapshot();
+        assert!(errors.is_empty(), "{errors:?}");
+        (
+            s.cron_jobs.len(),
+            s.jobs.len(),
+            s.pods.len(),
+            s.events.len(),
+        )
+    };
+    assert_eq!(objects(&by_names), objects(RELATED));
     texts.push(("related.yaml".into(), RELATED.into()));
+    texts.push(("related-by-names.yaml".into(), by_names));
     // Keys are unique in a store: ordered by them, equal sets are equal lists.
     fn by_key<T: Clone>(objects: &[T], meta: fn(&T) -> &ObjectMeta) -> Vec<T> {
         let mut v = objects.to_vec();
@@ -516,25 +455,7 @@ fn the_stores_subset_is_the_cores_relation() {
     let mut compared = 0;
     for (file, text) in &texts {
         let (snapshot, _) = doctor::source::parse_text(file, text).into_snapshot();
-        let mut s = Store::new();
-        s.evidence = snapshot.evidence;
-        for c in snapshot.cron_jobs {
-            s.upsert(Stream::CronJobs, Object::CronJob(c));
-        }
-        for j in snapshot.jobs {
-            s.upsert(Stream::Jobs, Object::Job(j));
-        }
-        for p in snapshot.pods {
-            let stream = if p.meta.labels.contains_key("job-name") {
-                Stream::Pods
-            } else {
-                Stream::PodsNewLabel
-            };
-            s.upsert(stream, Object::Pod(p));
-        }
-        for e in snapshot.events {
-            s.upsert(Stream::Events, Object::Event(e));
-        }
+        let s = Store::of_snapshot(snapshot);
         let all = everything(&s);
         let relations = relation::Relations::new(&all);
         for cj in &all.cron_jobs {

@@ -58,16 +58,8 @@ mod tests {
         .replace("\\u{7}", "\\a");
         let (snapshot, _) = doctor::source::parse_bytes("f.yaml", yaml.as_bytes()).into_snapshot();
         assert_eq!(snapshot.cron_jobs[0].meta.name, format!("x{payload}"));
-        let zone = jiff::tz::TimeZone::UTC;
         let now: Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
-        let opts = doctor::report::Options {
-            now,
-            controller_zone_name: "UTC",
-            controller_zone: &zone,
-            version: doctor::replay::KubeVersion::NEWEST,
-            timeline: 0,
-            severities: doctor::config::NO_OVERRIDES,
-        };
+        let opts = doctor::report::Options::utc(now, doctor::replay::KubeVersion::NEWEST, 0);
         let r = doctor::report::build(&snapshot, Vec::new(), &opts);
         let row = Row::new(&snapshot.cron_jobs[0], &r.cron_jobs[0], true);
         for color in [false, true] {

@@ -26,7 +26,30 @@ pub fn fixture(name: &str) -> PathBuf {
     root().join("tests/fixtures/live").join(name)
 }
 
-pub use crate::support::scratch;
+pub use crate::support::{field_of_each, scratch, strings};
+
+/// `ops/backup` of `forbid-blocked-by-hung-job.yaml` served, kubectl's namespace `ops`:
+/// the CronJob the failure, configuration and hostile-server tests ask about.
+pub fn forbid() -> Live {
+    Live::files(&[example("forbid-blocked-by-hung-job.yaml")], Some("ops"))
+}
+
+/// A Warning Event about CronJob `ops/<cron_job>` whose message holds `LONE-SURROGATE`, the
+/// marker a test's wire rewrite turns into a lone UTF-16 surrogate escape.
+pub fn lone_surrogate_event(cron_job: &str) -> Value {
+    serde_json::json!({"apiVersion": "v1", "kind": "Event",
+        "metadata": {"name": "odd.1", "namespace": "ops"},
+        "involvedObject": {"kind": "CronJob", "name": cron_job, "namespace": "ops"},
+        "type": "Warning", "reason": "Odd", "message": "LONE-SURROGATE in a message",
+        "lastTimestamp": "2026-11-20T11:00:00Z", "count": 1})
+}
+
+/// `explain backup` against `live`, with `args`.
+pub fn explain(live: &Live, args: &[&str]) -> Out {
+    let mut c = live.cmd();
+    c.args(["explain", "backup"]).args(args);
+    run(c)
+}
 
 /// Every object in the fixture files `paths`.
 pub fn load_files(paths: &[PathBuf]) -> Vec<Value> {

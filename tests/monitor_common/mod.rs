@@ -1,7 +1,8 @@
 //! Shared by `tests/prometheus_scrape.rs`, `tests/monitor_readme.rs`, `tests/explain_monitor.rs`,
-//! `tests/monitor.rs` (the free port) and `tests/e2e_kind.rs`: child processes that are killed
-//! when a test fails, plain HTTP/1.0 over loopback, polling with deadlines, and the monitor
-//! started against a fake API server on a free port.
+//! `tests/monitor.rs` (the free port, the BackOff event) and `tests/e2e_kind.rs`: child
+//! processes that are killed when a test fails, plain HTTP/1.0 over loopback, polling with
+//! deadlines, the monitor started against a fake API server on a free port, and the Warning
+//! event of a remembered run.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -26,10 +27,7 @@ pub struct Scratch(pub PathBuf);
 
 impl Scratch {
     pub fn new(tag: &str) -> Scratch {
-        let d = std::env::temp_dir().join(format!("cjd-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        Scratch(d)
+        Scratch(crate::support::scratch(tag))
     }
 }
 
@@ -166,4 +164,27 @@ pub fn start_monitor(live: &Live, dir: &Path) -> Process {
         );
     }
     panic!("no free port for the monitor in 3 attempts");
+}
+
+/// The name of the Event [`put_backoff_event`] files.
+pub const BACKOFF_EVENT: &str = "etl-29919000-k8d2x.backoff";
+
+/// The kubelet's Warning about the failed run of `examples/jobs-failing-oomkilled.yaml`
+/// (`data/etl`, Job `etl-29919000`): its Pod's BackOff, three times, saying `message`.
+pub fn put_backoff_event(live: &Live, message: &str) {
+    live.server
+        .put_object(serde_json::json!({
+            "apiVersion": "v1",
+            "kind": "Event",
+            "metadata": {"name": BACKOFF_EVENT, "namespace": "data"},
+            "involvedObject": {"kind": "Pod", "name": "etl-29919000-k8d2x", "namespace": "data"},
+            "type": "Warning",
+            "reason": "BackOff",
+            "message": message,
+            "count": 3,
+            "firstTimestamp": "2026-11-20T02:01:00Z",
+            "lastTimestamp": "2026-11-20T02:03:00Z",
+            "source": {"component": "kubelet"}
+        }))
+        .unwrap();
 }

@@ -4,7 +4,6 @@ use crate::model::{Condition, CronJob, Evidence, Job, ObjectMeta, Snapshot};
 use crate::replay::KubeVersion;
 use crate::report::{Health, Options};
 use jiff::Timestamp;
-use jiff::tz::TimeZone;
 
 use super::*;
 
@@ -51,16 +50,8 @@ fn run(s: &Snapshot, grace: i64) -> Summary {
 }
 
 fn run_at(s: &Snapshot, grace: i64, now: &str) -> Summary {
-    let zone = TimeZone::UTC;
-    let opts = Options {
-        now: ts(now),
-        controller_zone_name: "UTC",
-        controller_zone: &zone,
-        version: KubeVersion::NEWEST,
-        // No timeline asked for: `evaluate` builds the slots the last run needs itself.
-        timeline: 0,
-        severities: crate::config::NO_OVERRIDES,
-    };
+    // No timeline asked for: `evaluate` builds the slots the last run needs itself.
+    let opts = Options::utc(ts(now), KubeVersion::NEWEST, 0);
     evaluate(s, &opts, grace).unwrap()
 }
 

@@ -10,14 +10,7 @@ use doctor::rules::examples::{findings, run_with};
 /// `explain --slot` for `slot` on the first CronJob of `yaml`.
 fn slot_answer(yaml: &str, slot: &str, version: KubeVersion) -> String {
     let (snapshot, _) = doctor::source::parse_text("t.yaml", yaml).into_snapshot();
-    let opts = doctor::report::Options {
-        now: NOW.parse().unwrap(),
-        controller_zone_name: "UTC",
-        controller_zone: &jiff::tz::TimeZone::UTC,
-        version,
-        timeline: 8,
-        severities: doctor::config::NO_OVERRIDES,
-    };
+    let opts = doctor::report::Options::utc(NOW.parse().unwrap(), version, 8);
     let q = doctor::report::slot::SlotQuery::parse(slot).unwrap();
     doctor::report::slot::answer(&snapshot, &snapshot.cron_jobs[0], &opts, q).answer
 }

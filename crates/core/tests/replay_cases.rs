@@ -6,9 +6,6 @@ use crate::replay_common;
 use crate::replay_common::*;
 use doctor::replay::{CreateOutcome, Decision, MissedSchedules};
 
-const NEW: &str = "1.31";
-const NO_JOBS: Option<&[doctor::model::Job]> = Some(&[]);
-
 #[test]
 fn replay_e01_first_slot_after_creation_is_created() {
     let c = cj("*/5 * * * *").created("2024-01-01T10:02:30Z").build();

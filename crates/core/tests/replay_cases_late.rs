@@ -1,11 +1,7 @@
 //! Section E.2 of the semantics reference, current controller (1.31): E20–E38 and P10.
 
 use crate::replay_common::*;
-use doctor::model::Job;
 use doctor::replay::{CreateOutcome, Decision};
-
-const NEW: &str = "1.31";
-const NO_JOBS: Option<&[Job]> = Some(&[]);
 
 #[test]
 fn replay_e20_spring_forward_skips_the_day() {

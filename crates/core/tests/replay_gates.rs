@@ -3,11 +3,8 @@
 
 use crate::replay_common;
 use crate::replay_common::*;
-use doctor::model::Job;
 use doctor::replay::{Decision, EffectiveSchedule, KubeVersion};
 
-const NEW: &str = "1.31";
-const NO_JOBS: Option<&[Job]> = Some(&[]);
 const NOW: &str = "2024-01-01T10:05:00.1Z";
 
 fn base() -> replay_common::Cj {

@@ -3,13 +3,11 @@
 
 use crate::replay_common;
 use crate::replay_common::*;
-use doctor::model::Job;
 use doctor::replay::{
     ControllerVariant, CreateOutcome, Decision, KubeVersion, TimeZoneSupport,
     UnsupportedScheduleEvent,
 };
 
-const NO_JOBS: Option<&[Job]> = Some(&[]);
 const TAIL: &str = "Set or decrease .spec.startingDeadlineSeconds or check clock skew";
 
 #[test]

@@ -246,17 +246,8 @@ mod tests {
     #[test]
     fn a_fragment_in_context_is_the_plain_fragment_headed_by_its_context() {
         let yaml = "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: sync, namespace: ops}\nspec: {schedule: \"0 * * * *\"}\n";
-        let (snapshot, _) = crate::source::parse_text("f.yaml", yaml).into_snapshot();
-        let zone = TimeZone::UTC;
-        let opts = Options {
-            now: "2026-11-20T12:00:00Z".parse().unwrap(),
-            controller_zone_name: "UTC",
-            controller_zone: &zone,
-            version: KubeVersion::NEWEST,
-            timeline: 2,
-            severities: crate::config::NO_OVERRIDES,
-        };
-        let r = &report::build(&snapshot, Vec::new(), &opts).cron_jobs[0];
+        let (_, report) = super::super::report_of(yaml, 2);
+        let r = &report.cron_jobs[0];
         for context in ["prod", "we\"ird\n{"] {
             let name = serde_json::to_string(context).unwrap();
             let spliced = crate::report::stream::json_fragment(r).replacen(

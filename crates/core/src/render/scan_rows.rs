@@ -294,18 +294,8 @@ mod tests {
     #[test]
     fn every_row_has_a_cell_under_each_header_and_status_under_status() {
         let yaml = "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: sync, namespace: ops}\nspec: {schedule: \"0 * * * *\", suspend: true}\n";
-        let (snapshot, _) = crate::source::parse_bytes("f.yaml", yaml.as_bytes()).into_snapshot();
-        let zone = jiff::tz::TimeZone::UTC;
+        let (snapshot, r) = super::super::report_of(yaml, 0);
         let now: Timestamp = "2026-11-20T12:00:00Z".parse().unwrap();
-        let opts = crate::report::Options {
-            now,
-            controller_zone_name: "UTC",
-            controller_zone: &zone,
-            version: crate::replay::KubeVersion::NEWEST,
-            timeline: 0,
-            severities: crate::config::NO_OVERRIDES,
-        };
-        let r = crate::report::build(&snapshot, Vec::new(), &opts);
         let plain = Row::new(&snapshot.cron_jobs[0], &r.cron_jobs[0], true);
         let fleet = Row::new(&snapshot.cron_jobs[0], &r.cron_jobs[0], true).in_context("prod", now);
         for rows in [vec![plain], vec![fleet]] {

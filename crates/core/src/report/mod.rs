@@ -37,6 +37,22 @@ pub struct Options<'a> {
     pub severities: &'a crate::config::Severities,
 }
 
+impl Options<'static> {
+    /// Options for a controller whose zone is UTC, without severity overrides: what the
+    /// examples and most tests diagnose with.
+    pub fn utc(now: Timestamp, version: KubeVersion, timeline: usize) -> Options<'static> {
+        static UTC: TimeZone = TimeZone::UTC;
+        Options {
+            now,
+            controller_zone_name: "UTC",
+            controller_zone: &UTC,
+            version,
+            timeline,
+            severities: crate::config::NO_OVERRIDES,
+        }
+    }
+}
+
 /// Input that could not be read (file, 1-based line and column, message).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct InputError {

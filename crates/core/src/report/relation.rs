@@ -198,7 +198,6 @@ impl<'a> Relations<'a> {
 /// related objects are enough for its report.
 #[cfg(test)]
 mod tests {
-    use jiff::tz::TimeZone;
 
     use super::*;
     use crate::replay::KubeVersion;
@@ -210,103 +209,7 @@ mod tests {
 
     /// Two CronJobs in `ops`, one of the same name in `dev`, and objects related in every way
     /// (and some that only look related).
-    const OBJECTS: &str = r#"
-apiVersion: batch/v1
-kind: CronJob
-metadata: {name: backup, namespace: ops, uid: c1}
-spec: {schedule: "0 3 * * *", jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}}
-status:
-  active: [{name: adopted, namespace: ops, uid: j4}, {name: elsewhere, namespace: dev, uid: j9}]
----
-apiVersion: batch/v1
-kind: CronJob
-metadata: {name: report, namespace: ops, uid: c2}
-spec: {schedule: "0 4 * * *", jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}}
----
-apiVersion: batch/v1
-kind: CronJob
-metadata: {name: backup, namespace: dev, uid: c3}
-spec: {schedule: "0 5 * * *", jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}}
----
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: backup-29914740
-  namespace: ops
-  uid: j1
-  ownerReferences: [{apiVersion: batch/v1, kind: CronJob, name: backup, uid: c1, controller: true}]
----
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: backup-manual-x2b4c
-  namespace: ops
-  uid: j2
-  annotations: {cronjob.kubernetes.io/instantiate: manual}
-  ownerReferences: [{apiVersion: batch/v1, kind: CronJob, name: backup, uid: c1}]
----
-apiVersion: batch/v1
-kind: Job
-metadata: {name: backup-29916180, namespace: ops, uid: j3}
----
-apiVersion: batch/v1
-kind: Job
-metadata: {name: adopted, namespace: ops, uid: j4}
----
-apiVersion: batch/v1
-kind: Job
-metadata:
-  name: report-29914800
-  namespace: ops
-  uid: j5
-  ownerReferences:
-  - {apiVersion: batch/v1, kind: CronJob, name: report, uid: c2, controller: true}
-  - {apiVersion: batch/v1, kind: CronJob, name: backup, uid: c1}
----
-apiVersion: batch/v1
-kind: Job
-metadata: {name: backup-nightly, namespace: ops, uid: j6}
----
-apiVersion: batch/v1
-kind: Job
-metadata: {name: backup-29914740, namespace: dev, uid: j7}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: backup-29914740-a1, namespace: ops, labels: {job-name: backup-29914740}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: adopted-b2, namespace: ops, labels: {batch.kubernetes.io/job-name: adopted}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: report-29914800-c3, namespace: ops, labels: {job-name: report-29914800}}
----
-apiVersion: v1
-kind: Event
-metadata: {name: e1, namespace: ops}
-involvedObject: {kind: CronJob, name: backup, namespace: ops}
-reason: SuccessfulCreate
----
-apiVersion: v1
-kind: Event
-metadata: {name: e2, namespace: ops}
-involvedObject: {kind: Pod, name: adopted-b2}
-reason: BackOff
----
-apiVersion: v1
-kind: Event
-metadata: {name: e3, namespace: ops}
-involvedObject: {kind: Job, name: report-29914800, namespace: ops}
-reason: Completed
----
-apiVersion: v1
-kind: Event
-metadata: {name: e4, namespace: dev}
-involvedObject: {kind: CronJob, name: backup, namespace: dev}
-reason: SuccessfulCreate
-"#;
+    const OBJECTS: &str = include_str!("../../../../tests/fixtures/relation/related.yaml");
 
     fn names_of(s: &Snapshot, r: &Related) -> (Vec<String>, Vec<String>, Vec<String>) {
         let job = |&i: &usize| format!("{}/{}", s.jobs[i].meta.namespace, s.jobs[i].meta.name);
@@ -410,7 +313,6 @@ reason: SuccessfulCreate
             .map(|p| std::fs::read_to_string(p).unwrap())
             .collect();
         texts.push(OBJECTS.to_string());
-        let zone = TimeZone::UTC;
         for text in &texts {
             let s = snapshot(text);
             agrees(&s);
@@ -420,14 +322,7 @@ reason: SuccessfulCreate
                 KubeVersion::new(20),
                 KubeVersion::new(27),
             ] {
-                let opts = Options {
-                    now: "2026-11-20T12:00:00Z".parse().unwrap(),
-                    controller_zone_name: "UTC",
-                    controller_zone: &zone,
-                    version,
-                    timeline: 8,
-                    severities: crate::config::NO_OVERRIDES,
-                };
+                let opts = Options::utc("2026-11-20T12:00:00Z".parse().unwrap(), version, 8);
                 let whole = build(&s, Vec::new(), &opts);
                 for (cj, expected) in s.cron_jobs.iter().zip(&whole.cron_jobs) {
                     let own = build(&relations.subset(&s, cj), Vec::new(), &opts);

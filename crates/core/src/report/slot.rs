@@ -452,15 +452,11 @@ status:
   - {name: c, image: c:1, state: {waiting: {reason: ImagePullBackOff}}}
 "#;
         let (snapshot, _) = crate::source::parse_bytes("t.yaml", yaml.as_bytes()).into_snapshot();
-        let zone = jiff::tz::TimeZone::UTC;
-        let opts = Options {
-            now: "2026-11-20T12:00:00Z".parse().unwrap(),
-            controller_zone_name: "UTC",
-            controller_zone: &zone,
-            version: crate::replay::KubeVersion::NEWEST,
-            timeline: 8,
-            severities: crate::config::NO_OVERRIDES,
-        };
+        let opts = Options::utc(
+            "2026-11-20T12:00:00Z".parse().unwrap(),
+            crate::replay::KubeVersion::NEWEST,
+            8,
+        );
         let q = SlotQuery::Latest(Time::constant(11, 30, 0, 0));
         let a = answer(&snapshot, &snapshot.cron_jobs[0], &opts, q);
         assert!(!a.ok);

@@ -255,15 +255,11 @@ mod tests {
     fn same_bytes_as_the_renderer() {
         let yaml = "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: a, namespace: ops}\nspec:\n  schedule: '0 3 * * *'\n  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}\n";
         let (snapshot, _) = crate::source::parse_bytes("a.yaml", yaml.as_bytes()).into_snapshot();
-        let zone = jiff::tz::TimeZone::UTC;
-        let opts = super::super::Options {
-            now: "2026-11-20T12:00:00Z".parse().unwrap(),
-            controller_zone_name: "UTC",
-            controller_zone: &zone,
-            version: crate::replay::KubeVersion::NEWEST,
-            timeline: 8,
-            severities: crate::config::NO_OVERRIDES,
-        };
+        let opts = super::super::Options::utc(
+            "2026-11-20T12:00:00Z".parse().unwrap(),
+            crate::replay::KubeVersion::NEWEST,
+            8,
+        );
         let r = super::super::build(&snapshot, Vec::new(), &opts);
         let mut out = Vec::new();
         write_json(&r, &mut out);
@@ -287,15 +283,11 @@ mod tests {
             column: 1,
             message: "invalid YAML".into(),
         }];
-        let zone = jiff::tz::TimeZone::UTC;
-        let opts = super::super::Options {
-            now: "2026-11-20T12:00:00Z".parse().unwrap(),
-            controller_zone_name: "UTC",
-            controller_zone: &zone,
-            version: crate::replay::KubeVersion::NEWEST,
-            timeline: 8,
-            severities: crate::config::NO_OVERRIDES,
-        };
+        let opts = super::super::Options::utc(
+            "2026-11-20T12:00:00Z".parse().unwrap(),
+            crate::replay::KubeVersion::NEWEST,
+            8,
+        );
         let whole = super::super::build(&snapshot, errors.clone(), &opts);
         assert!(whole.cron_jobs.iter().any(|c| c.fix.patch.is_some()));
         let header = super::super::header(&snapshot, errors, &opts);
@@ -359,15 +351,11 @@ mod tests {
             .collect::<Vec<_>>()
             .join("---\n");
         let (snapshot, _) = crate::source::parse_bytes("a.yaml", yaml.as_bytes()).into_snapshot();
-        let zone = jiff::tz::TimeZone::UTC;
-        let opts = super::super::Options {
-            now: "2026-11-20T12:00:00Z".parse().unwrap(),
-            controller_zone_name: "UTC",
-            controller_zone: &zone,
-            version: crate::replay::KubeVersion::NEWEST,
-            timeline: 8,
-            severities: crate::config::NO_OVERRIDES,
-        };
+        let opts = super::super::Options::utc(
+            "2026-11-20T12:00:00Z".parse().unwrap(),
+            crate::replay::KubeVersion::NEWEST,
+            8,
+        );
         let header = super::super::header(&snapshot, Vec::new(), &opts);
         let mut seen = 0;
         let written = write_json_each(

@@ -176,15 +176,11 @@ mod tests {
         );
         let loaded = crate::source::parse_bytes("evil\u{1b}[2J.yaml", yaml.as_bytes());
         let (snapshot, _) = loaded.into_snapshot();
-        let zone = jiff::tz::TimeZone::UTC;
-        let opts = super::super::Options {
-            now: "2026-11-20T12:00:00Z".parse().unwrap(),
-            controller_zone_name: "UTC",
-            controller_zone: &zone,
-            version: crate::replay::KubeVersion::NEWEST,
-            timeline: 8,
-            severities: crate::config::NO_OVERRIDES,
-        };
+        let opts = super::super::Options::utc(
+            "2026-11-20T12:00:00Z".parse().unwrap(),
+            crate::replay::KubeVersion::NEWEST,
+            8,
+        );
         let raw = super::super::build(&snapshot, Vec::new(), &opts);
         assert!(
             raw.cron_jobs[0].name.contains('\u{1b}'),

@@ -1,8 +1,6 @@
 //! Runs a rule's example manifests through the whole pipeline (load → replay → rules), exactly
 //! as `explain -f` would, so a rule's "fires on" / "quiet on" examples are real fixtures.
 
-use jiff::tz::TimeZone;
-
 use crate::replay::KubeVersion;
 use crate::report::{self, InputError, Options, Report};
 
@@ -19,18 +17,7 @@ pub fn run_with(yaml: &str, now: &str, version: KubeVersion) -> Report {
     let now = now
         .parse()
         .unwrap_or_else(|e| panic!("example_now {now:?}: {e}"));
-    report::build(
-        &snapshot,
-        errors,
-        &Options {
-            now,
-            controller_zone_name: "UTC",
-            controller_zone: &TimeZone::UTC,
-            version,
-            timeline: 8,
-            severities: crate::config::NO_OVERRIDES,
-        },
-    )
+    report::build(&snapshot, errors, &Options::utc(now, version, 8))
 }
 
 /// The findings with `slug` across all CronJobs of the report.

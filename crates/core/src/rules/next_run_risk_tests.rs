@@ -1,23 +1,13 @@
 //! The prediction on small snapshots at fixed instants: each reason where the evidence shows
 //! the slot is lost, and silence where it does not.
 
-use jiff::tz::TimeZone;
-
 use super::*;
 use crate::report::{self, Options};
 
 fn predicted(yaml: &str, now: &str) -> Option<NextRunAtRisk> {
     let (s, errors) = crate::source::parse_bytes("t.yaml", yaml.as_bytes()).into_snapshot();
     assert!(errors.is_empty(), "{errors:?}");
-    let zone = TimeZone::UTC;
-    let opts = Options {
-        now: now.parse().unwrap(),
-        controller_zone_name: "UTC",
-        controller_zone: &zone,
-        version: crate::replay::KubeVersion::NEWEST,
-        timeline: 2,
-        severities: crate::config::NO_OVERRIDES,
-    };
+    let opts = Options::utc(now.parse().unwrap(), crate::replay::KubeVersion::NEWEST, 2);
     let mut r = report::build(&s, Vec::new(), &opts);
     assert_eq!(r.cron_jobs.len(), 1);
     r.cron_jobs.remove(0).next_run_at_risk
@@ -252,15 +242,11 @@ fn the_next_named_time_in_a_dst_gap_is_a_lost_run() {
 fn a_run_not_started_puts_the_next_at_risk() {
     let all = example("last-runs.yaml");
     let (s, _) = crate::source::parse_bytes("t.yaml", all.as_bytes()).into_snapshot();
-    let zone = TimeZone::UTC;
-    let opts = Options {
-        now: "2026-11-20T12:00:00Z".parse().unwrap(),
-        controller_zone_name: "UTC",
-        controller_zone: &zone,
-        version: crate::replay::KubeVersion::NEWEST,
-        timeline: 2,
-        severities: crate::config::NO_OVERRIDES,
-    };
+    let opts = Options::utc(
+        "2026-11-20T12:00:00Z".parse().unwrap(),
+        crate::replay::KubeVersion::NEWEST,
+        2,
+    );
     let r = report::build(&s, Vec::new(), &opts);
     let by = |n: &str| {
         reasons(

@@ -9,6 +9,12 @@ use jiff::tz::TimeZone;
 
 pub const CJ_UID: &str = "uid-cj";
 
+/// The current controller's release.
+pub const NEW: &str = "1.31";
+
+/// A Job list that was read and holds nothing.
+pub const NO_JOBS: Option<&[Job]> = Some(&[]);
+
 /// Parse an RFC 3339 instant (`2024-01-01T10:05:00.1Z`).
 pub fn t(s: &str) -> Timestamp {
     s.parse()
