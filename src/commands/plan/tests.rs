@@ -17,22 +17,26 @@ fn parse(args: &[&str]) -> Command {
     Cli::try_parse_from(all).expect("the flags parse").command
 }
 
-fn explain_plan(args: &[&str]) -> Result<ExplainPlan, Error> {
-    let mut all = vec!["explain"];
-    all.extend_from_slice(args);
-    match parse(&all) {
-        Command::Explain(a) => explain(&a),
-        _ => unreachable!(),
-    }
+/// `fn NAME(args)`: `SUBCOMMAND ARGS…` parsed by clap and resolved by the subcommand's resolver.
+macro_rules! plans {
+    ($($name:ident: $sub:literal => $variant:ident, $resolve:ident -> $plan:ty;)*) => {$(
+        fn $name(args: &[&str]) -> Result<$plan, Error> {
+            match parse(&[&[$sub], args].concat()) {
+                Command::$variant(a) => $resolve(&a),
+                _ => unreachable!(),
+            }
+        }
+    )*};
 }
 
-fn scan_plan(args: &[&str]) -> Result<ScanPlan, Error> {
-    let mut all = vec!["scan"];
-    all.extend_from_slice(args);
-    match parse(&all) {
-        Command::Scan(a) => scan(&a),
-        _ => unreachable!(),
-    }
+plans! {
+    explain_plan: "explain" => Explain, explain -> ExplainPlan;
+    scan_plan: "scan" => Scan, scan -> ScanPlan;
+    next_plan: "next" => Next, next -> NextPlan;
+    monitor_plan: "monitor" => Monitor, monitor -> MonitorPlan;
+    unsuspend_plan: "unsuspend" => Unsuspend, unsuspend -> UnsuspendPlan;
+    suspend_plan: "suspend" => Suspend, suspend -> SuspendPlan;
+    trigger_plan: "trigger" => Trigger, trigger -> TriggerPlan;
 }
 
 /// The usage error a plan is refused with, by its message (the variants carry sources).
@@ -300,51 +304,6 @@ fn a_flag_wins_over_the_server_and_the_server_over_the_default() {
     assert_eq!(at.version, KubeVersion::new(27));
     assert_eq!(at.now, "2020-01-01T00:00:00Z".parse().unwrap());
     assert!(notes.is_empty(), "{notes:?}");
-}
-
-fn next_plan(args: &[&str]) -> Result<NextPlan, Error> {
-    let mut all = vec!["next"];
-    all.extend_from_slice(args);
-    match parse(&all) {
-        Command::Next(a) => next(&a),
-        _ => unreachable!(),
-    }
-}
-
-fn monitor_plan(args: &[&str]) -> Result<MonitorPlan, Error> {
-    let mut all = vec!["monitor"];
-    all.extend_from_slice(args);
-    match parse(&all) {
-        Command::Monitor(a) => monitor(&a),
-        _ => unreachable!(),
-    }
-}
-
-fn unsuspend_plan(args: &[&str]) -> Result<UnsuspendPlan, Error> {
-    let mut all = vec!["unsuspend"];
-    all.extend_from_slice(args);
-    match parse(&all) {
-        Command::Unsuspend(a) => unsuspend(&a),
-        _ => unreachable!(),
-    }
-}
-
-fn suspend_plan(args: &[&str]) -> Result<SuspendPlan, Error> {
-    let mut all = vec!["suspend"];
-    all.extend_from_slice(args);
-    match parse(&all) {
-        Command::Suspend(a) => suspend(&a),
-        _ => unreachable!(),
-    }
-}
-
-fn trigger_plan(args: &[&str]) -> Result<TriggerPlan, Error> {
-    let mut all = vec!["trigger"];
-    all.extend_from_slice(args);
-    match parse(&all) {
-        Command::Trigger(a) => trigger(&a),
-        _ => unreachable!(),
-    }
 }
 
 #[test]
