@@ -13,6 +13,13 @@
 //! snapshot made of unpacked objects is the diagnosis `scan` makes. The only exception is
 //! `origin` (where a manifest file placed the object), which objects read from a cluster never
 //! have (`doctor::source::convert` sets None).
+//!
+//! Not a second reader of a Kubernetes kind: it names the model's fields, never the API's (the
+//! JSON names and types are read only by `doctor::source::wire`). Each `pack` destructures its
+//! struct without `..`, so a field added to the model does not compile until it is packed
+//! here too. A generic codec (serde derives on the model and a compact serde format) would save
+//! the field list but put the byte layout, which the monitor's memory bound is measured
+//! against (BENCHMARKS.md, "monitor at scale"), in the hands of derive order.
 
 use std::marker::PhantomData;
 
