@@ -176,29 +176,30 @@ pub fn job<L: KeyFilter, A: KeyFilter, S: RunSpec>(w: wire::Job<L, A, S>) -> Job
 }
 
 fn state(s: wire::StateWire) -> ContainerState {
-    let Some((name, d)) = s.state else {
-        return ContainerState::default();
-    };
-    let at = match name {
-        "terminated" => d.finished_at.or(d.started_at),
-        "running" => d.started_at,
-        _ => None,
-    };
-    let started_at = match name {
-        "terminated" | "running" => d.started_at,
-        _ => None,
-    };
-    ContainerState {
-        state: name.into(),
-        reason: d.reason,
-        message: d.message,
-        exit_code: if name == "terminated" {
-            d.exit_code
-        } else {
-            None
+    match s.state {
+        None => ContainerState::default(),
+        Some(wire::State::Waiting(d)) => ContainerState {
+            state: "waiting".into(),
+            reason: d.reason,
+            message: d.message,
+            ..ContainerState::default()
         },
-        at,
-        started_at,
+        Some(wire::State::Running(d)) => ContainerState {
+            state: "running".into(),
+            reason: d.reason,
+            message: d.message,
+            exit_code: None,
+            at: d.started_at,
+            started_at: d.started_at,
+        },
+        Some(wire::State::Terminated(d)) => ContainerState {
+            state: "terminated".into(),
+            reason: d.reason,
+            message: d.message,
+            exit_code: d.exit_code,
+            at: d.finished_at.or(d.started_at),
+            started_at: d.started_at,
+        },
     }
 }
 

@@ -23,11 +23,11 @@
 //! structs take their label/annotation filters and a Job's spec as type parameters, so the
 //! scan keeps skipping what it skipped. Problems are reported in the wire structs' declaration
 //! order (`tree_de` reads a struct in that order), which is the order this reader used to ask
-//! in. Three edge cases of malformed Pods differ from the hand-written reader (none reachable
-//! from a valid object): a wrong-typed `spec.nodeName` together with a wrong-typed `status`
-//! field are reported spec first; a container state detail that is not a mapping
-//! (`waiting: 5`) is reported (it is still read as an empty detail); `exitCode`/`startedAt` of
-//! a `waiting` state are type-checked (they used to be skipped unread).
+//! in, save a Pod's `spec.nodeName`, which was asked after `status.phase`, `reason` and
+//! `message`: `tree_de` holds its diagnostics back until then (`hold_since`). A container
+//! state's details are read per state (`wire::State`: a `waiting` state's `exitCode` is not
+//! read, nor type-checked), and details that are not a mapping (`waiting: 5`) read as empty
+//! without a diagnostic, as this reader always read them.
 
 use jiff::Timestamp;
 
@@ -160,6 +160,7 @@ fn read_object(
         wrong_types: Vec::new(),
         suspend_managers: Vec::new(),
         cron_job: false,
+        held: (Vec::new(), Vec::new()),
     };
     match kind {
         "CronJob" => {
@@ -227,6 +228,8 @@ pub(super) struct Reader<'o, 'f> {
     suspend_managers: Vec<FieldManagerEntry>,
     /// Reading a CronJob: `cron_job_level` notes unknown fields.
     cron_job: bool,
+    /// Errors and notes held back to be reported later in the object (`hold_since`).
+    held: (Vec<LoadError>, Vec<Note>),
 }
 
 const CRONJOB_TOP: &[&str] = &["apiVersion", "kind", "metadata", "spec", "status"];
@@ -314,6 +317,24 @@ impl<'d, 'a> Reader<'_, '_> {
 
     pub(super) fn note(&mut self, pos: &Position, msg: impl Into<String>) {
         self.out.notes.push(Note::new(self.file, pos, msg));
+    }
+
+    /// How many errors and notes were reported so far (for `hold_since`).
+    pub(super) fn mark(&self) -> (usize, usize) {
+        (self.out.errors.len(), self.out.notes.len())
+    }
+
+    /// Holds back the errors and notes reported since `mark` until `release_held` (`tree_de`:
+    /// a Pod's `spec.nodeName`, reported in the order the loader has always reported it).
+    pub(super) fn hold_since(&mut self, (errors, notes): (usize, usize)) {
+        self.held.0.extend(self.out.errors.drain(errors..));
+        self.held.1.extend(self.out.notes.drain(notes..));
+    }
+
+    /// Reports what `hold_since` held back, after what was reported since.
+    pub(super) fn release_held(&mut self) {
+        self.out.errors.append(&mut self.held.0);
+        self.out.notes.append(&mut self.held.1);
     }
 
     /// Remembers a value whose JSON type the API server's decoder rejects (a rule reports it).
@@ -679,12 +700,14 @@ impl<'d, 'a> Reader<'_, '_> {
         };
         // Every field is read leniently and `obj` is a mapping: an error here is a wire struct
         // asking for something `tree_de` does not read.
-        W::deserialize(de).unwrap_or_else(|e| {
+        let w = W::deserialize(de).unwrap_or_else(|e| {
             self.error(
                 &obj.pos(),
                 format!("internal error reading this object: {e}"),
             );
             W::default()
-        })
+        });
+        self.release_held();
+        w
     }
 }

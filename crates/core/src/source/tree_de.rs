@@ -19,7 +19,9 @@
 //! `wire::lenient`, which turns that failure (and only that one: the API server's JSON never
 //! produces it) into None.
 //!
-//! Diagnostics come in document order (the hand-written reader went in the order it asked).
+//! Diagnostics come in the order the wire structs declare their fields (`deserialize_struct`),
+//! which is the order the hand-written reader asked in; one field read elsewhere in that
+//! order has its diagnostics held back (see [`HELD`]).
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 
@@ -160,7 +162,9 @@ impl<'de> de::Deserializer<'de> for De<'_, '_, '_, '_, '_> {
             return v.visit_map(self.empty_map());
         }
         if !self.node.is_map() {
-            self.report_shape("a mapping");
+            if !is_state_detail(&self.path) {
+                self.report_shape("a mapping");
+            }
             return if self.optional {
                 Err(soft())
             } else {
@@ -315,6 +319,22 @@ impl<'de> de::Deserializer<'de> for De<'_, '_, '_, '_, '_> {
     }
 }
 
+/// A container state's details (`….state.waiting`, `….lastState.terminated`): when they are
+/// not a mapping they read as empty without a diagnostic, as the loader has always read them.
+fn is_state_detail(path: &str) -> bool {
+    path.rsplit_once('.').is_some_and(|(parent, state)| {
+        matches!(state, "waiting" | "running" | "terminated")
+            && (parent.ends_with(".state") || parent.ends_with(".lastState"))
+    })
+}
+
+/// A Pod's `spec.nodeName` is reported after `status.phase`, `status.reason` and
+/// `status.message` (and `status` not being a mapping), before the rest of `status`: the order
+/// the loader has always reported a Pod in. Its diagnostics are held back until the first
+/// other field of `status` is read, or the object ends (`Reader::wire`).
+const HELD: &str = "spec.nodeName";
+const BEFORE_HELD: &[&str] = &["status.phase", "status.reason", "status.message"];
+
 /// A mapping's entries (merge keys resolved, the last of duplicate keys), by key.
 struct Entries<'r, 'o, 'f, 'd, 'a> {
     r: &'r mut Reader<'o, 'f>,
@@ -367,6 +387,10 @@ impl<'de> MapAccess<'de> for Entries<'_, '_, '_, '_, '_> {
         if path == "metadata.ownerReferences" || path == "status.active" {
             self.r.record = false;
         }
+        if path.starts_with("status.") && !BEFORE_HELD.contains(&path.as_str()) {
+            self.r.release_held();
+        }
+        let hold = (path == HELD).then(|| self.r.mark());
         let out = seed.deserialize(De {
             r: self.r,
             node,
@@ -374,6 +398,9 @@ impl<'de> MapAccess<'de> for Entries<'_, '_, '_, '_, '_> {
             optional: false,
         });
         self.r.record = record;
+        if let Some(mark) = hold {
+            self.r.hold_since(mark);
+        }
         out
     }
 }
@@ -423,5 +450,142 @@ impl<'de> SeqAccess<'de> for Items<'_, '_, '_, '_, '_> {
                 .map(Some);
         }
         Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::source::{Loaded, parse_text};
+
+    fn diagnostics(l: &Loaded) -> Vec<String> {
+        let errors = l.errors.iter().map(|e| format!("error: {e}"));
+        errors
+            .chain(l.notes.iter().map(|n| format!("note: {n}")))
+            .collect()
+    }
+
+    /// A Pod's problems in the order the loader has always reported them: `spec.nodeName`
+    /// after `status.phase`, `reason`, `message` and `status` not being a mapping, before the
+    /// rest of `status`, whatever order the document has.
+    #[test]
+    fn a_pods_node_name_is_reported_after_the_status_phase_reason_and_message() {
+        let l = parse_text(
+            "t1.yaml",
+            r#"apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ns}
+spec: {nodeName: [n]}
+status: {startTime: 5, message: [m], reason: {}, phase: [p], conditions: 5}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: q, namespace: ns}
+status: 5
+spec: {nodeName: {}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: r, namespace: ns}
+spec: {nodeName: 1}
+status: {message: true, phase: Failed}
+"#,
+        );
+        assert_eq!(
+            diagnostics(&l),
+            [
+                "error: t1.yaml:5:57: `status.phase` should be a string, found a list",
+                "error: t1.yaml:5:46: `status.reason` should be a string, found a mapping",
+                "error: t1.yaml:5:33: `status.message` should be a string, found a list",
+                "error: t1.yaml:4:18: `spec.nodeName` should be a string, found a list",
+                "error: t1.yaml:5:21: `status.startTime` should be an RFC 3339 time such as 2024-05-01T12:00:00Z, found \"5\"",
+                "error: t1.yaml:5:74: `status.conditions` should be a list, found a number",
+                "error: t1.yaml:10:9: `status` should be a mapping, found a number",
+                "error: t1.yaml:11:18: `spec.nodeName` should be a string, found a mapping",
+                "note: t1.yaml:17:19: `status.message: true` is a boolean in YAML, not a string; the API server rejects it (quote it: \"true\")",
+                "note: t1.yaml:16:18: `spec.nodeName: 1` is a number in YAML, not a string; the API server rejects it (quote it: \"1\")",
+            ]
+        );
+        assert_eq!(l.pods.len(), 3);
+        assert_eq!(l.pods[2].node_name, "1");
+        assert_eq!(l.pods[2].message, "true");
+        assert_eq!(l.pods[2].phase, "Failed");
+    }
+
+    /// Container state details that are not a mapping read as an empty detail of that state,
+    /// with no diagnostic.
+    #[test]
+    fn a_container_state_detail_that_is_not_a_mapping_reads_as_empty_unreported() {
+        let l = parse_text(
+            "t2.yaml",
+            r#"apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ns}
+status:
+  containerStatuses:
+  - name: a
+    state: {waiting: 5}
+    lastState: {terminated: [1]}
+  - name: b
+    state: {running: text}
+    lastState: {waiting: null}
+"#,
+        );
+        assert_eq!(diagnostics(&l), Vec::<String>::new());
+        let cs = &l.pods[0].container_statuses;
+        let states: Vec<(&str, &str)> = cs
+            .iter()
+            .flat_map(|c| [&c.state, &c.last_state])
+            .map(|s| (s.state.as_str(), s.reason.as_str()))
+            .collect();
+        assert_eq!(
+            states,
+            [
+                ("waiting", ""),
+                ("terminated", ""),
+                ("running", ""),
+                ("waiting", "")
+            ]
+        );
+        assert_eq!(cs[0].last_state.exit_code, None);
+        assert_eq!(cs[1].state.at, None);
+    }
+
+    /// Each state's details are the ones it has: a `waiting` state's `exitCode`, `startedAt`
+    /// and `finishedAt` and a `running` state's `exitCode` and `finishedAt` are not read (nor
+    /// type-checked); a `terminated` state's are.
+    #[test]
+    fn a_container_state_reads_only_the_details_its_state_has() {
+        let l = parse_text(
+            "t3.yaml",
+            r#"apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ns}
+status:
+  containerStatuses:
+  - name: a
+    state: {waiting: {reason: CrashLoopBackOff, exitCode: abc, startedAt: yesterday, finishedAt: [1]}}
+    lastState: {running: {startedAt: "2026-11-20T02:01:10Z", exitCode: "137", finishedAt: soon}}
+  - name: b
+    state: {terminated: {exitCode: abc, startedAt: "2026-11-20T02:01:10Z", finishedAt: [1]}}
+"#,
+        );
+        assert_eq!(
+            diagnostics(&l),
+            [
+                "error: t3.yaml:10:36: `status.containerStatuses[].state.terminated.exitCode` should be an integer, found \"abc\" (not a number)",
+                "error: t3.yaml:10:88: `status.containerStatuses[].state.terminated.finishedAt` should be a time, found a list",
+            ]
+        );
+        let cs = &l.pods[0].container_statuses;
+        let started: jiff::Timestamp = "2026-11-20T02:01:10Z".parse().unwrap();
+        assert_eq!(cs[0].state.state, "waiting");
+        assert_eq!(cs[0].state.reason, "CrashLoopBackOff");
+        assert_eq!((cs[0].state.exit_code, cs[0].state.at), (None, None));
+        assert_eq!(cs[0].last_state.state, "running");
+        assert_eq!(cs[0].last_state.exit_code, None);
+        assert_eq!(cs[0].last_state.at, Some(started));
+        assert_eq!(cs[1].state.state, "terminated");
+        assert_eq!(cs[1].state.exit_code, None);
+        assert_eq!(cs[1].state.at, Some(started));
     }
 }

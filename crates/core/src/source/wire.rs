@@ -373,10 +373,19 @@ pub struct ContainerStatus {
 }
 
 /// `{waiting: {…}}`, `{running: {…}}` or `{terminated: {…}}`: the first of these keys (the
-/// API server writes one), with its details (empty when they are null).
+/// API server writes one), with its details (empty when they are null; in a manifest, also
+/// when they are not a mapping, which `tree_de` reads as empty without a diagnostic).
 #[derive(Default)]
 pub struct StateWire {
-    pub state: Option<(&'static str, StateDetail)>,
+    pub state: Option<State>,
+}
+
+/// A container state with the details each state has: what the model keeps of it, and in a
+/// manifest what is type-checked (a `waiting` state's `exitCode` is neither).
+pub enum State {
+    Waiting(Waiting),
+    Running(Running),
+    Terminated(Terminated),
 }
 
 impl<'de> Deserialize<'de> for StateWire {
@@ -390,22 +399,19 @@ impl<'de> Deserialize<'de> for StateWire {
             fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<StateWire, M::Error> {
                 let mut out = StateWire::default();
                 while let Some(BorrowedKey(k)) = m.next_key::<BorrowedKey<'de>>()? {
-                    let name = match &*k {
-                        "waiting" => "waiting",
-                        "running" => "running",
-                        "terminated" => "terminated",
-                        _ => "",
-                    };
-                    if name.is_empty() || out.state.is_some() {
+                    if out.state.is_some() {
                         m.next_value::<IgnoredAny>()?;
                         continue;
                     }
-                    let detail: Option<StateDetail> = match m.next_value() {
-                        Ok(v) => v,
-                        Err(e) if super::tree_de::is_soft(&e) => None,
-                        Err(e) => return Err(e),
+                    out.state = match &*k {
+                        "waiting" => Some(State::Waiting(detail(&mut m)?)),
+                        "running" => Some(State::Running(detail(&mut m)?)),
+                        "terminated" => Some(State::Terminated(detail(&mut m)?)),
+                        _ => {
+                            m.next_value::<IgnoredAny>()?;
+                            None
+                        }
                     };
-                    out.state = Some((name, detail.unwrap_or_default()));
                 }
                 Ok(out)
             }
@@ -414,9 +420,39 @@ impl<'de> Deserialize<'de> for StateWire {
     }
 }
 
+/// A state's details, empty when null (or, from a manifest, reported and left empty).
+fn detail<'de, M: MapAccess<'de>, T: Deserialize<'de> + Default>(m: &mut M) -> Result<T, M::Error> {
+    match m.next_value::<Option<T>>() {
+        Ok(v) => Ok(v.unwrap_or_default()),
+        Err(e) if super::tree_de::is_soft(&e) => Ok(T::default()),
+        Err(e) => Err(e),
+    }
+}
+
+#[derive(Deserialize, Default)]
+pub struct Waiting {
+    #[serde(default)]
+    pub reason: String,
+    #[serde(default)]
+    pub message: String,
+}
+
+/// `reason` and `message` too (the API server writes neither for a running container; the
+/// model reads them from any state).
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
-pub struct StateDetail {
+pub struct Running {
+    #[serde(default)]
+    pub reason: String,
+    #[serde(default)]
+    pub message: String,
+    #[serde(default, deserialize_with = "lenient")]
+    pub started_at: Option<Timestamp>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct Terminated {
     #[serde(default)]
     pub reason: String,
     #[serde(default)]
