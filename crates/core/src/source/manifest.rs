@@ -1,7 +1,7 @@
 //! From a parsed YAML document to model objects: dispatch on `kind` (Lists included), typed
 //! field reads with the leniency documented in `source`, and field positions.
 //!
-//! # One reader per kind (issue 22)
+//! # One reader per kind
 //! This module no longer names the fields of a kind: CronJobs, Jobs, Pods and Events are
 //! decoded by the `wire` structs the cluster path uses (one struct per kind names each field
 //! once), deserialized from the document through `tree_de` (serde over the position tree) and

@@ -1,6 +1,6 @@
 //! The API server's JSON, slimmed: serde structs with only the fields the model keeps. One
-//! struct per kind names its fields, for both readers of that kind (issue 22, "one reader per
-//! object kind"): the cluster path deserializes the LIST/WATCH bodies into them with
+//! struct per kind names its fields, for both readers of that kind (docs/architecture.md):
+//! the cluster path deserializes the LIST/WATCH bodies into them with
 //! serde_json, and the manifest reader deserializes a YAML/JSON document into the same structs
 //! through the position tree (`tree_de`); `convert` turns either into the model.
 //!
