@@ -1,8 +1,8 @@
 //! The API server's JSON, slimmed: serde structs with only the fields the model keeps. One
 //! struct per kind names its fields, for both readers of that kind (docs/architecture.md):
-//! the cluster path deserializes the LIST/WATCH bodies into them with
-//! serde_json, and the manifest reader deserializes a YAML/JSON document into the same structs
-//! through the position tree (`tree_de`); `convert` turns either into the model.
+//! the cluster path deserializes the LIST/WATCH bodies into them with serde_json, and the
+//! manifest reader deserializes a YAML/JSON document into the same structs through the
+//! position tree (`tree_de`); `convert` turns either into the model.
 //!
 //! Why not k8s-openapi's types: a full `Pod` or `Job` deserialises every env var, volume and
 //! managed field, which at `scan -A` scale (100,000 Jobs) costs more memory and time than the
