@@ -9,28 +9,41 @@ use jiff::Timestamp;
 use serde::Deserialize;
 use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 
-/// `metadata.managedFields[]`: only whether it sets `f:spec.f:suspend` (who suspended it).
+use super::wire::lenient;
+
+/// `metadata.managedFields[]`: who wrote it, and whether it sets `f:spec.f:suspend` (who
+/// suspended the object: `convert::suspend_manager`). Both readers read an entry through this
+/// struct; the manifest reader reads each entry of the list on its own (see
+/// `manifest::Reader::read_suspend_managers`), the cluster path through [`Managed`].
 #[derive(Deserialize)]
 pub struct ManagedField {
     #[serde(default)]
     pub manager: String,
     #[serde(default)]
     pub operation: String,
+    #[serde(default, deserialize_with = "lenient")]
     pub time: Option<Timestamp>,
-    #[serde(rename = "fieldsV1", default)]
+    #[serde(rename = "fieldsV1", default, deserialize_with = "lenient")]
     pub fields: Option<FieldsV1>,
 }
 
 #[derive(Deserialize)]
 pub struct FieldsV1 {
-    #[serde(rename = "f:spec", default)]
+    #[serde(rename = "f:spec", default, deserialize_with = "lenient")]
     pub spec: Option<FieldsSpec>,
 }
 
 #[derive(Deserialize)]
 pub struct FieldsSpec {
-    #[serde(rename = "f:suspend", default)]
-    pub suspend: Option<IgnoredAny>,
+    /// The key is there, whatever its value: a field set's leaves are `{}`, and a manifest's
+    /// `f:suspend: null` has always counted as setting it.
+    #[serde(rename = "f:suspend", default, deserialize_with = "present")]
+    pub suspend: bool,
+}
+
+/// A key that is present (any value, null included), its value skipped.
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    IgnoredAny::deserialize(d).map(|_| true)
 }
 
 /// `managedFields`, parsed only for `Managed<All>`; skipped without allocating otherwise.
