@@ -230,4 +230,51 @@ mod tests {
         let none: Filtered<PodLabels> = serde_json::from_str("null").unwrap();
         assert!(none.map.is_empty());
     }
+
+    /// From the API server's JSON, who set `spec.suspend` is the entries whose field set holds
+    /// `f:spec.f:suspend` (any value), kept by the filter the manifest reader uses too; `lenient`
+    /// changes nothing there: a wrong-typed `time` is still an error.
+    #[test]
+    fn managed_fields_from_json() {
+        let json = r#"[
+          {"manager":"a","operation":"Update","time":"2026-11-17T09:00:00Z","fieldsV1":{"f:spec":{"f:suspend":{}}}},
+          {"manager":"b","operation":"Apply","fieldsV1":{"f:spec":{"f:suspend":null}},"time":null},
+          {"manager":"c","operation":"Update","fieldsV1":{"f:spec":{"f:schedule":{}}}},
+          {"manager":"d","fieldsV1":{"f:status":{"f:suspend":{}}}},
+          {"manager":"e","fieldsV1":null},
+          {"manager":"f"}
+        ]"#;
+        let entries: Managed<All> = serde_json::from_str(json).unwrap();
+        let kept: Vec<_> = entries
+            .entries
+            .into_iter()
+            .filter_map(crate::source::convert::suspend_manager)
+            .map(|e| (e.manager, e.operation, e.time.map(|t| t.to_string())))
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                (
+                    "a".into(),
+                    "Update".into(),
+                    Some("2026-11-17T09:00:00Z".into())
+                ),
+                ("b".into(), "Apply".into(), None),
+            ]
+        );
+        let skipped: Managed<NoKeys> = serde_json::from_str(json).unwrap();
+        assert!(skipped.entries.is_empty());
+        for bad in [
+            r#"{"time":5}"#,
+            r#"{"time":"yesterday"}"#,
+            r#"{"fieldsV1":5}"#,
+        ] {
+            let err = serde_json::from_str::<ManagedField>(bad).err();
+            assert!(
+                err.as_ref()
+                    .is_some_and(|e| !crate::source::tree_de::is_soft(e)),
+                "{bad}: {err:?}"
+            );
+        }
+    }
 }
