@@ -46,7 +46,7 @@ pub(super) fn suspend_manager(e: wire::ManagedField) -> Option<FieldManagerEntry
         .as_ref()
         .and_then(|f| f.spec.as_ref())
         .is_some_and(|s| s.suspend);
-    sets_suspend.then(|| FieldManagerEntry {
+    sets_suspend.then_some(FieldManagerEntry {
         manager: e.manager,
         operation: e.operation,
         time: e.time,
