@@ -1,6 +1,6 @@
 //! `doctor::source` on small hand-written fixtures, one feature each.
 
-use doctor::model::{ConcurrencyPolicy, Position};
+use doctor::model::{ConcurrencyPolicy, FieldManagerEntry, Position};
 use doctor::source::{Loaded, parse_bytes, parse_text};
 use jiff::Timestamp;
 
@@ -580,6 +580,192 @@ fn managed_fields_record_who_set_suspend() {
     );
     assert_eq!(m[0].time, Some(ts("2024-02-01T00:00:00Z")));
     assert_eq!((m[1].manager.as_str(), m[1].time), ("argocd", None));
+}
+
+/// `(manager, operation, time)` of who set `spec.suspend`, for comparing whole lists.
+fn managers(m: &[FieldManagerEntry]) -> Vec<(&str, &str, Option<Timestamp>)> {
+    m.iter()
+        .map(|e| (e.manager.as_str(), e.operation.as_str(), e.time))
+        .collect()
+}
+
+/// The `managedFields` entries that set `spec.suspend` are read with the loader's leniency:
+/// each wrong type is reported at its value (after the fields of `metadata` before it) and
+/// reads as "" or None, the entry's other fields kept; a plain number or boolean is kept as
+/// written, noted and remembered as a wrong type; `f:suspend: null` sets it too.
+#[test]
+fn who_set_suspend_entries_with_wrong_types_are_reported_and_kept() {
+    let l = fixture("managed-fields-wrong-types.yaml");
+    assert_eq!(
+        messages(&l.errors),
+        [
+            "managed-fields-wrong-types.yaml:6:11: `metadata.labels` should be a mapping, found a list",
+            "managed-fields-wrong-types.yaml:8:14: `metadata.managedFields[].manager` should be a string, found a list",
+            "managed-fields-wrong-types.yaml:10:11: `metadata.managedFields[].time` should be a time, found a mapping",
+            "managed-fields-wrong-types.yaml:15:11: `metadata.managedFields[].time` should be an RFC 3339 time such as 2024-05-01T12:00:00Z, found \"not a time\"",
+            "managed-fields-wrong-types.yaml:22:16: `metadata.managedFields[].operation` should be a string, found a mapping",
+            "managed-fields-wrong-types.yaml:34:11: `metadata.managedFields[].time` should be an RFC 3339 time such as 2024-05-01T12:00:00Z, found \"5\"",
+        ]
+    );
+    assert_eq!(
+        messages(&l.notes),
+        [
+            "managed-fields-wrong-types.yaml:9:16: `metadata.managedFields[].operation: 5` is a number in YAML, not a string; the API server rejects it (quote it: \"5\")",
+            "managed-fields-wrong-types.yaml:13:14: `metadata.managedFields[].manager: true` is a boolean in YAML, not a string; the API server rejects it (quote it: \"true\")",
+            "managed-fields-wrong-types.yaml:17:14: `metadata.managedFields[].manager: 123` is a number in YAML, not a string; the API server rejects it (quote it: \"123\")",
+        ]
+    );
+    let cj = &l.cron_jobs[0];
+    assert_eq!(
+        managers(&cj.meta.suspend_managers),
+        [
+            ("", "5", None),
+            ("true", "Update", None),
+            ("123", "Apply", None),
+            ("argocd", "", None),
+            ("kubectl-patch", "Update", Some(ts("2024-02-01T00:00:00Z"))),
+            ("quoted", "Update", Some(ts("2024-03-01T00:00:00Z"))),
+            ("", "", None),
+        ]
+    );
+    let origin = cj.origin.as_ref().unwrap();
+    let wrong: Vec<_> = origin
+        .wrong_types
+        .iter()
+        .map(|w| {
+            (
+                w.path.as_str(),
+                w.value.as_str(),
+                w.found,
+                w.position.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        wrong,
+        [
+            (
+                "metadata.managedFields[].operation",
+                "5",
+                "number",
+                pos(9, 16)
+            ),
+            (
+                "metadata.managedFields[].manager",
+                "true",
+                "bool",
+                pos(13, 14)
+            ),
+            (
+                "metadata.managedFields[].manager",
+                "123",
+                "number",
+                pos(17, 14)
+            ),
+        ]
+    );
+    // Not positioned: the entries are not fields a finding points at.
+    assert!(
+        origin
+            .fields
+            .iter()
+            .all(|(path, _)| !path.contains("managedFields")),
+        "{:?}",
+        origin.fields
+    );
+}
+
+/// An entry that does not set `spec.suspend` says nothing, whatever is wrong in it (every
+/// field of the wrong type, `fieldsV1` or `f:spec` not a mapping, `f:suspend` elsewhere),
+/// before or after one that does: no error, no note, no wrong type.
+#[test]
+fn managed_fields_entries_that_do_not_set_suspend_are_not_reported() {
+    let l = fixture("managed-fields-others-unreported.yaml");
+    assert_eq!(messages(&l.errors), Vec::<String>::new());
+    assert_eq!(messages(&l.notes), Vec::<String>::new());
+    let cj = &l.cron_jobs[0];
+    assert_eq!(
+        managers(&cj.meta.suspend_managers),
+        [("good", "Update", Some(ts("2024-01-01T00:00:00Z")))]
+    );
+    assert!(cj.origin.as_ref().unwrap().wrong_types.is_empty());
+}
+
+/// `managedFields` that is not a list (a mapping, a number, a string, null), and items that are
+/// not mappings, read as no entries without a diagnostic; the mapping items are still read.
+#[test]
+fn managed_fields_of_another_shape_read_as_no_entries_unreported() {
+    let l = fixture("managed-fields-shapes.yaml");
+    assert_eq!(messages(&l.errors), Vec::<String>::new());
+    assert_eq!(messages(&l.notes), Vec::<String>::new());
+    let read: Vec<_> = l
+        .cron_jobs
+        .iter()
+        .map(|c| (c.meta.name.as_str(), managers(&c.meta.suspend_managers)))
+        .collect();
+    assert_eq!(
+        read,
+        [
+            ("c1", vec![]),
+            ("c2", vec![]),
+            ("c3", vec![]),
+            ("c4", vec![]),
+            ("d", vec![("m", "Update", Some(ts("2024-05-01T12:00:00Z")))]),
+        ]
+    );
+}
+
+/// Jobs, Pods and both Event APIs read who set `spec.suspend` as CronJobs do, reported in the
+/// same place of the object (`metadata` first: a Pod's `status.phase` and `spec.nodeName`
+/// come after).
+#[test]
+fn who_set_suspend_is_read_for_jobs_pods_and_events_too() {
+    let l = fixture("managed-fields-other-kinds.yaml");
+    assert_eq!(
+        messages(&l.errors),
+        [
+            "managed-fields-other-kinds.yaml:7:14: `metadata.managedFields[].manager` should be a string, found a list",
+            "managed-fields-other-kinds.yaml:9:11: `metadata.managedFields[].time` should be an RFC 3339 time such as 2024-05-01T12:00:00Z, found \"x\"",
+            "managed-fields-other-kinds.yaml:32:14: `metadata.managedFields[].manager` should be a string, found a list",
+            "managed-fields-other-kinds.yaml:34:11: `metadata.managedFields[].time` should be an RFC 3339 time such as 2024-05-01T12:00:00Z, found \"x\"",
+            "managed-fields-other-kinds.yaml:42:17: `status.phase` should be a string, found a list",
+            "managed-fields-other-kinds.yaml:40:13: `spec.nodeName` should be a string, found a list",
+            "managed-fields-other-kinds.yaml:50:14: `metadata.managedFields[].manager` should be a string, found a list",
+            "managed-fields-other-kinds.yaml:52:11: `metadata.managedFields[].time` should be an RFC 3339 time such as 2024-05-01T12:00:00Z, found \"12\"",
+            "managed-fields-other-kinds.yaml:67:16: `metadata.managedFields[].operation` should be a string, found a list",
+            "managed-fields-other-kinds.yaml:68:11: `metadata.managedFields[].time` should be an RFC 3339 time such as 2024-05-01T12:00:00Z, found \"yesterday\"",
+        ]
+    );
+    assert_eq!(
+        messages(&l.notes),
+        [
+            "managed-fields-other-kinds.yaml:8:16: `metadata.managedFields[].operation: 1` is a number in YAML, not a string; the API server rejects it (quote it: \"1\")",
+            "managed-fields-other-kinds.yaml:33:16: `metadata.managedFields[].operation: 1` is a number in YAML, not a string; the API server rejects it (quote it: \"1\")",
+            "managed-fields-other-kinds.yaml:51:16: `metadata.managedFields[].operation: true` is a boolean in YAML, not a string; the API server rejects it (quote it: \"true\")",
+        ]
+    );
+    assert_eq!(
+        managers(&l.jobs[0].meta.suspend_managers),
+        [
+            ("", "1", None),
+            (
+                "kube-controller-manager",
+                "Update",
+                Some(ts("2024-01-01T00:00:00Z"))
+            ),
+        ]
+    );
+    assert_eq!(
+        managers(&l.pods[0].meta.suspend_managers),
+        [("", "1", None)]
+    );
+    let events: Vec<_> = l
+        .events
+        .iter()
+        .map(|e| managers(&e.meta.suspend_managers))
+        .collect();
+    assert_eq!(events, [vec![("", "true", None)], vec![("x", "", None)]]);
+    assert_eq!(l.jobs[0].origin.as_ref().unwrap().wrong_types.len(), 1);
 }
 
 #[test]

@@ -15,17 +15,7 @@ fn meta<L: KeyFilter, A: KeyFilter, M: KeyFilter>(m: wire::Meta<L, A, M>) -> Obj
         .managed_fields
         .entries
         .into_iter()
-        .filter(|e| {
-            e.fields
-                .as_ref()
-                .and_then(|f| f.spec.as_ref())
-                .is_some_and(|s| s.suspend.is_some())
-        })
-        .map(|e| FieldManagerEntry {
-            manager: e.manager,
-            operation: e.operation,
-            time: e.time,
-        })
+        .filter_map(suspend_manager)
         .collect();
     ObjectMeta {
         name: m.name,
@@ -45,6 +35,22 @@ fn meta<L: KeyFilter, A: KeyFilter, M: KeyFilter>(m: wire::Meta<L, A, M>) -> Obj
         }),
         suspend_managers,
     }
+}
+
+/// Who set `spec.suspend`, from one `managedFields` entry: None unless its field set holds
+/// `f:spec.f:suspend`. Both readers turn their entries into the model here (the manifest
+/// reader also drops the diagnostics of an entry this returns None for).
+pub(super) fn suspend_manager(e: wire::ManagedField) -> Option<FieldManagerEntry> {
+    let sets_suspend = e
+        .fields
+        .as_ref()
+        .and_then(|f| f.spec.as_ref())
+        .is_some_and(|s| s.suspend);
+    sets_suspend.then_some(FieldManagerEntry {
+        manager: e.manager,
+        operation: e.operation,
+        time: e.time,
+    })
 }
 
 /// `v` converted item by item into a vector of exactly its length. Not `collect()`: collecting

@@ -9,28 +9,41 @@ use jiff::Timestamp;
 use serde::Deserialize;
 use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 
-/// `metadata.managedFields[]`: only whether it sets `f:spec.f:suspend` (who suspended it).
+use super::wire::lenient;
+
+/// `metadata.managedFields[]`: who wrote it, and whether it sets `f:spec.f:suspend` (who
+/// suspended the object: `convert::suspend_manager`). Both readers read an entry through this
+/// struct; the manifest reader reads each entry of the list on its own (see
+/// `manifest::Reader::read_suspend_managers`), the cluster path through [`Managed`].
 #[derive(Deserialize)]
 pub struct ManagedField {
     #[serde(default)]
     pub manager: String,
     #[serde(default)]
     pub operation: String,
+    #[serde(default, deserialize_with = "lenient")]
     pub time: Option<Timestamp>,
-    #[serde(rename = "fieldsV1", default)]
+    #[serde(rename = "fieldsV1", default, deserialize_with = "lenient")]
     pub fields: Option<FieldsV1>,
 }
 
 #[derive(Deserialize)]
 pub struct FieldsV1 {
-    #[serde(rename = "f:spec", default)]
+    #[serde(rename = "f:spec", default, deserialize_with = "lenient")]
     pub spec: Option<FieldsSpec>,
 }
 
 #[derive(Deserialize)]
 pub struct FieldsSpec {
-    #[serde(rename = "f:suspend", default)]
-    pub suspend: Option<IgnoredAny>,
+    /// The key is there, whatever its value: a field set's leaves are `{}`, and a manifest's
+    /// `f:suspend: null` has always counted as setting it.
+    #[serde(rename = "f:suspend", default, deserialize_with = "present")]
+    pub suspend: bool,
+}
+
+/// A key that is present (any value, null included), its value skipped.
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    IgnoredAny::deserialize(d).map(|_| true)
 }
 
 /// `managedFields`, parsed only for `Managed<All>`; skipped without allocating otherwise.
@@ -216,5 +229,52 @@ mod tests {
         );
         let none: Filtered<PodLabels> = serde_json::from_str("null").unwrap();
         assert!(none.map.is_empty());
+    }
+
+    /// From the API server's JSON, who set `spec.suspend` is the entries whose field set holds
+    /// `f:spec.f:suspend` (any value), kept by the filter the manifest reader uses too; `lenient`
+    /// changes nothing there: a wrong-typed `time` is still an error.
+    #[test]
+    fn managed_fields_from_json() {
+        let json = r#"[
+          {"manager":"a","operation":"Update","time":"2026-11-17T09:00:00Z","fieldsV1":{"f:spec":{"f:suspend":{}}}},
+          {"manager":"b","operation":"Apply","fieldsV1":{"f:spec":{"f:suspend":null}},"time":null},
+          {"manager":"c","operation":"Update","fieldsV1":{"f:spec":{"f:schedule":{}}}},
+          {"manager":"d","fieldsV1":{"f:status":{"f:suspend":{}}}},
+          {"manager":"e","fieldsV1":null},
+          {"manager":"f"}
+        ]"#;
+        let entries: Managed<All> = serde_json::from_str(json).unwrap();
+        let kept: Vec<_> = entries
+            .entries
+            .into_iter()
+            .filter_map(crate::source::convert::suspend_manager)
+            .map(|e| (e.manager, e.operation, e.time.map(|t| t.to_string())))
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                (
+                    "a".into(),
+                    "Update".into(),
+                    Some("2026-11-17T09:00:00Z".into())
+                ),
+                ("b".into(), "Apply".into(), None),
+            ]
+        );
+        let skipped: Managed<NoKeys> = serde_json::from_str(json).unwrap();
+        assert!(skipped.entries.is_empty());
+        for bad in [
+            r#"{"time":5}"#,
+            r#"{"time":"yesterday"}"#,
+            r#"{"fieldsV1":5}"#,
+        ] {
+            let err = serde_json::from_str::<ManagedField>(bad).err();
+            assert!(
+                err.as_ref()
+                    .is_some_and(|e| !crate::source::tree_de::is_soft(e)),
+                "{bad}: {err:?}"
+            );
+        }
     }
 }

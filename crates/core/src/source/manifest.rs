@@ -10,13 +10,15 @@
 //! - the typed reads with the loader's leniency and diagnostics (`str_value`, `int_value`,
 //!   `bool_value`, `time_value`), which `tree_de` calls for each field the wire struct asks;
 //! - field positions (`Origin::fields`; `tree_de` records them for every field of a struct it
-//!   reads, as `at` does here) and the values of a type the API server rejects;
+//!   reads, null or not) and the values of a type the API server rejects;
 //! - the `apiVersion` notes, the kinds' dispatch, and the unknown-field Notes at the CronJob
 //!   levels (`cron_job_level`, called by `tree_de` as it enters each level; keyed by
 //!   Kubernetes' own field lists, which name more than the wire structs read);
-//! - who set `spec.suspend` (`read_suspend_managers`: only the `managedFields` entries that set
-//!   it are read, so a bad field of another entry is not reported), called by `tree_de` when
-//!   it reaches `metadata.managedFields`.
+//! - who set `spec.suspend` (`read_suspend_managers`, called by `tree_de` when it reaches
+//!   `metadata.managedFields`): each entry is read through `wire::ManagedField` and kept by
+//!   `convert::suspend_manager`, as the scan reads them; what was reported about an entry that
+//!   does not set it is dropped (`drop_since`), so a bad field of another entry is not
+//!   reported.
 //!
 //! Why the fast path and this one can share the structs: the only cost on the scan's side is
 //! `wire::lenient` around each field, a no-op unless the error is `tree_de`'s own; the wire
@@ -30,6 +32,7 @@
 //! without a diagnostic, as this reader always read them.
 
 use jiff::Timestamp;
+use serde::Deserialize;
 
 use crate::model::{
     CronJob, Event, FieldManagerEntry, FieldPositions, Job, Origin, Pod, Position, WrongType,
@@ -215,6 +218,14 @@ fn read_object(
     }
 }
 
+/// How much a [`Reader`] had reported at one point (`Reader::mark`).
+#[derive(Clone, Copy)]
+pub(super) struct Mark {
+    errors: usize,
+    notes: usize,
+    wrong_types: usize,
+}
+
 /// Field reads for one object: typed conversions, diagnostics at the value, and (for objects
 /// that carry an [`Origin`]) field positions.
 pub(super) struct Reader<'o, 'f> {
@@ -319,16 +330,28 @@ impl<'d, 'a> Reader<'_, '_> {
         self.out.notes.push(Note::new(self.file, pos, msg));
     }
 
-    /// How many errors and notes were reported so far (for `hold_since`).
-    pub(super) fn mark(&self) -> (usize, usize) {
-        (self.out.errors.len(), self.out.notes.len())
+    /// How much was reported so far (for `hold_since` and `drop_since`).
+    pub(super) fn mark(&self) -> Mark {
+        Mark {
+            errors: self.out.errors.len(),
+            notes: self.out.notes.len(),
+            wrong_types: self.wrong_types.len(),
+        }
     }
 
     /// Holds back the errors and notes reported since `mark` until `release_held` (`tree_de`:
     /// a Pod's `spec.nodeName`, reported in the order the loader has always reported it).
-    pub(super) fn hold_since(&mut self, (errors, notes): (usize, usize)) {
-        self.held.0.extend(self.out.errors.drain(errors..));
-        self.held.1.extend(self.out.notes.drain(notes..));
+    pub(super) fn hold_since(&mut self, mark: Mark) {
+        self.held.0.extend(self.out.errors.drain(mark.errors..));
+        self.held.1.extend(self.out.notes.drain(mark.notes..));
+    }
+
+    /// Forgets the errors, notes and wrong types reported since `mark` (a `managedFields` entry
+    /// that does not set `spec.suspend`: nothing is said about it).
+    fn drop_since(&mut self, mark: Mark) {
+        self.out.errors.truncate(mark.errors);
+        self.out.notes.truncate(mark.notes);
+        self.wrong_types.truncate(mark.wrong_types);
     }
 
     /// Reports what `hold_since` held back, after what was reported since.
@@ -345,16 +368,6 @@ impl<'d, 'a> Reader<'_, '_> {
             found,
             position: pos.clone(),
         });
-    }
-
-    /// Looks `key` up in `parent`, records the position under `path`, and returns the value
-    /// unless it is null/absent.
-    fn at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<N<'d, 'a>> {
-        let (k, v) = parent?.get(key)?;
-        if self.record {
-            self.fields.insert(path, field_position(k, v));
-        }
-        (!v.is_null()).then_some(v)
     }
 
     pub(super) fn str_value(&mut self, v: N<'d, 'a>, path: &str) -> Option<String> {
@@ -389,16 +402,6 @@ impl<'d, 'a> Reader<'_, '_> {
             }
         }
         Some(s.to_string())
-    }
-
-    fn str_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<String> {
-        let v = self.at(parent, key, path)?;
-        self.str_value(v, path)
-    }
-
-    /// A string field whose absence reads as "" (as Go's zero value).
-    fn string_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> String {
-        self.str_at(parent, key, path).unwrap_or_default()
     }
 
     pub(super) fn int_value(&mut self, v: N<'d, 'a>, path: &str) -> Option<i64> {
@@ -518,11 +521,6 @@ impl<'d, 'a> Reader<'_, '_> {
         }
     }
 
-    fn time_at(&mut self, parent: Option<N<'d, 'a>>, key: &str, path: &str) -> Option<Timestamp> {
-        let v = self.at(parent, key, path)?;
-        self.time_value(v, path)
-    }
-
     pub(super) fn time_value(&mut self, v: N<'d, 'a>, path: &str) -> Option<Timestamp> {
         let Some((s, _)) = v.scalar() else {
             self.error(
@@ -586,26 +584,34 @@ impl<'d, 'a> Reader<'_, '_> {
         }
     }
 
-    /// Who set `spec.suspend` (`metadata.managedFields`), into `self.suspend_managers`: only
-    /// the entries that set it are read (so the wire struct, which reads every entry, is not
-    /// used for it here).
+    /// Who set `spec.suspend` (`metadata.managedFields`), into `self.suspend_managers`: each
+    /// mapping item is read through `wire::ManagedField` (`tree_de`, positions not recorded)
+    /// and kept by `convert::suspend_manager`, the cluster path's filter; what was reported
+    /// about an entry that does not set `spec.suspend` is dropped. Not through the object's
+    /// wire struct (`Managed<NoKeys>` skips the list in manifests): a list that is not one, or
+    /// an item that is not a mapping, has never been reported.
     pub(super) fn read_suspend_managers(&mut self, mf: N<'d, 'a>) {
         let mut out = Vec::new();
         let record = std::mem::replace(&mut self.record, false);
         for e in mf.items().filter(N::is_map) {
-            let sets_suspend = e
-                .get("fieldsV1")
-                .and_then(|(_, f)| f.get("f:spec"))
-                .and_then(|(_, s)| s.get("f:suspend"))
-                .is_some();
-            if sets_suspend {
-                let e = Some(e);
-                let p = "metadata.managedFields[]";
-                out.push(FieldManagerEntry {
-                    manager: self.string_at(e, "manager", &format!("{p}.manager")),
-                    operation: self.string_at(e, "operation", &format!("{p}.operation")),
-                    time: self.time_at(e, "time", &format!("{p}.time")),
-                });
+            let mark = self.mark();
+            let entry = wire::ManagedField::deserialize(tree_de::De {
+                r: self,
+                node: e,
+                path: "metadata.managedFields[]".to_string(),
+                optional: false,
+            });
+            match entry.map(convert::suspend_manager) {
+                Ok(Some(m)) => out.push(m),
+                Ok(None) => self.drop_since(mark),
+                // Every optional field is lenient and `e` is a mapping: as in `wire`.
+                Err(err) => {
+                    self.drop_since(mark);
+                    self.error(
+                        &e.pos(),
+                        format!("internal error reading this object: {err}"),
+                    );
+                }
             }
         }
         self.record = record;

@@ -359,8 +359,8 @@ impl<'de> MapAccess<'de> for Entries<'_, '_, '_, '_, '_> {
             } else {
                 format!("{}.{key}", self.path)
             };
-            // Recorded like `Reader::at` records a field it asks for (present, null or not);
-            // `managedFields` is not asked for by path.
+            // Recorded when present, null or not, as the loader has always recorded a field
+            // it reads; `managedFields` is not recorded (`Reader::read_suspend_managers`).
             if self.fields && self.r.record && path != "metadata.managedFields" {
                 self.r.fields.insert(&path, field_position(k, v));
             }
@@ -378,8 +378,8 @@ impl<'de> MapAccess<'de> for Entries<'_, '_, '_, '_, '_> {
             .take()
             .ok_or_else(|| Error("tree_de: a value without its key".into()))?;
         if path == "metadata.managedFields" {
-            // Who set `spec.suspend`: the loader reads only the entries that set it (the wire
-            // struct, which reads every entry, skips them in manifests: `Managed<NoKeys>`).
+            // Who set `spec.suspend`: read entry by entry, reporting only about the entries
+            // that set it (the object's wire struct skips the list: `Managed<NoKeys>`).
             self.r.read_suspend_managers(node);
         }
         // Owner references and a CronJob's active Jobs are not positioned (only the list is).

@@ -25,8 +25,9 @@
 //! Which kinds decode here, from both sources: every kind the tool reads. CronJobs (the scan
 //! drops kubectl's last-applied annotation), Jobs (the scan with [`JobRunSpec`], files with
 //! the whole [`JobSpec`]), Pods, core/v1 Events, and `events.k8s.io/v1` Events ([`EventV1`],
-//! files only). Still named twice: `managedFields` (`ManagedField` here; the manifest reader
-//! reads only the entries that set `spec.suspend`, to report nothing about the others).
+//! files only), and their `managedFields` entries ([`ManagedField`]: the manifest reader reads
+//! the list entry by entry, to report nothing about the entries that do not set
+//! `spec.suspend`; `convert::suspend_manager` keeps the ones that do, for both readers).
 
 use jiff::Timestamp;
 use serde::Deserialize;
@@ -34,7 +35,8 @@ use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 
 use super::filter::BorrowedKey;
 pub use super::filter::{
-    All, CronJobAnnotations, Filtered, JobAnnotations, KeyFilter, Managed, NoKeys, PodLabels,
+    All, CronJobAnnotations, Filtered, JobAnnotations, KeyFilter, Managed, ManagedField, NoKeys,
+    PodLabels,
 };
 
 /// A field read leniently from a manifest: a value of the wrong type was reported at its
@@ -42,7 +44,9 @@ pub use super::filter::{
 /// the field stays absent (its default). From the API server's JSON this is `T::deserialize`:
 /// its errors are never soft, and the success path costs nothing more.
 #[inline(always)]
-fn lenient<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(d: D) -> Result<T, D::Error> {
+pub(super) fn lenient<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(
+    d: D,
+) -> Result<T, D::Error> {
     match T::deserialize(d) {
         Ok(v) => Ok(v),
         Err(e) if super::tree_de::is_soft(&e) => Ok(T::default()),
