@@ -180,6 +180,24 @@ fn dry_run_client_sends_nothing_and_prints_the_job() {
     );
 }
 
+/// A `--job-name` the API server would refuse (over 63 characters, the Pods' `job-name`
+/// label) is said before anything is written, even with `--dry-run=client`.
+#[test]
+fn a_job_name_the_api_server_refuses_is_said_before_any_write() {
+    let live = Live::new("report.yaml", NOW, "ops");
+    let long = format!("report-manual-{}", "x".repeat(50));
+    for dry_run in ["--dry-run=client", "--dry-run=server", "--yes"] {
+        let out = live.run(&["trigger", "report", "--job-name", &long, dry_run]);
+        assert_eq!(out.code, 2, "{out:?}");
+        assert!(
+            out.stderr.contains("has 64 characters") && out.stderr.contains("manualSelector"),
+            "{}",
+            out.stderr
+        );
+        assert!(live.writes().is_empty(), "{:?}", live.lines());
+    }
+}
+
 #[test]
 fn dry_run_client_prints_yaml_by_default() {
     let live = Live::new("report.yaml", NOW, "ops");

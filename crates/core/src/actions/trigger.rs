@@ -31,6 +31,12 @@ pub enum PlanError {
     NoJobTemplate { name: String },
     #[error("cronjob {name} has no spec.jobTemplate.spec")]
     NoJobTemplateSpec { name: String },
+    /// The API server copies a Job's name into its Pods' `job-name` labels, which hold at most
+    /// 63 characters, unless the template sets `manualSelector` (then it adds no label).
+    #[error(
+        "job name {name:?} has {len} characters: the API server refuses a Job name over {MAX_JOB_NAME} (it becomes the job-name label of its Pods) unless the Job template sets manualSelector: true"
+    )]
+    JobNameTooLong { name: String, len: usize },
 }
 
 fn obj<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Map<String, Value>> {
@@ -58,6 +64,13 @@ pub fn plan_job(cron_job: &Value, job_name: &str) -> Result<Value, PlanError> {
         .get("spec")
         .cloned()
         .ok_or_else(|| PlanError::NoJobTemplateSpec { name: name.into() })?;
+    let manual_selector = spec.get("manualSelector").and_then(Value::as_bool) == Some(true);
+    if job_name.len() > MAX_JOB_NAME && !manual_selector {
+        return Err(PlanError::JobNameTooLong {
+            name: job_name.into(),
+            len: job_name.len(),
+        });
+    }
     let tmeta = template.get("metadata").and_then(Value::as_object);
     let mut annotations = Map::new();
     annotations.insert("cronjob.kubernetes.io/instantiate".into(), json!("manual"));
@@ -115,6 +128,29 @@ mod tests {
                 }
             }
         })
+    }
+
+    /// A name of 63 characters is the longest the API server takes for a Job whose Pods get
+    /// the generated `job-name` label; with `manualSelector: true` it generates none.
+    #[test]
+    fn a_job_name_over_63_characters_is_refused_unless_the_template_selects_manually() {
+        let fits = "b".repeat(MAX_JOB_NAME);
+        assert!(plan_job(&cron_job(), &fits).is_ok());
+        let long = "b".repeat(MAX_JOB_NAME + 1);
+        let err = plan_job(&cron_job(), &long).unwrap_err();
+        assert_eq!(
+            err,
+            PlanError::JobNameTooLong {
+                name: long.clone(),
+                len: 64
+            }
+        );
+        assert!(err.to_string().contains("has 64 characters"), "{err}");
+        let mut manual = cron_job();
+        manual["spec"]["jobTemplate"]["spec"]["manualSelector"] = json!(true);
+        assert!(plan_job(&manual, &long).is_ok());
+        manual["spec"]["jobTemplate"]["spec"]["manualSelector"] = json!(false);
+        assert!(plan_job(&manual, &long).is_err());
     }
 
     #[test]
